@@ -1,0 +1,66 @@
+// The Game interface: one table of functions per game family (mill, later backgammon).
+//
+// It is coarse on purpose: the protocol crosses it once per command, never per node. A game
+// is an opaque handle created by its family. Every call that can fail takes an Error and
+// leaves the game as it was when it fails.
+#ifndef ENGINE_CORE_GAME_H
+#define ENGINE_CORE_GAME_H
+
+#include "engine/core/error.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct Game Game;
+
+typedef enum GameResult {
+    RESULT_NONE,
+    RESULT_WHITE_WINS,
+    RESULT_BLACK_WINS,
+    RESULT_DRAW
+} GameResult;
+
+typedef enum OptionType { OPTION_CHECK, OPTION_SPIN } OptionType;
+
+// A rule option of a family, declared to GUIs after `uci`.
+typedef struct GameOption {
+    const char *name;
+    OptionType type;
+    int min, max; // spin only
+} GameOption;
+
+typedef void (*MoveFn)(void *ctx, const char *move);
+typedef void (*DivideFn)(void *ctx, const char *move, uint64_t count);
+
+typedef struct GameFamily {
+    const char *name;
+    const char *(*variant_id)(int i); // the i-th variant id, NULL past the last
+
+    Game *(*create)(const char *variant);
+    void (*destroy)(Game *g);
+    const char *(*variant)(const Game *g);
+    // Switch variant: options back to the variant's defaults, position to its start.
+    bool (*set_variant)(Game *g, const char *id, Error *err);
+
+    const GameOption *options;
+    int noptions;
+    // Values are "true"/"false" for checks and decimal numbers for spins.
+    bool (*set_option)(Game *g, const char *name, const char *value, Error *err);
+    void (*get_option)(const Game *g, const char *name, char *buf, size_t n);
+
+    // Set the position from a position string (NULL: the start) and play the moves; all or
+    // nothing.
+    bool (*set_position)(Game *g, const char *fen, const char *const *moves, int nmoves,
+                         Error *err);
+    void (*get_position)(const Game *g, char *buf, size_t n);
+    uint64_t (*key)(const Game *g);
+    // Call fn with each legal move; return how many there are (0 when the game is over).
+    int (*legal_moves)(const Game *g, MoveFn fn, void *ctx);
+    GameResult (*result)(const Game *g, char *reason, size_t n);
+    // Perft of the current position, calling fn with each move's count when fn is not NULL.
+    uint64_t (*perft)(Game *g, int depth, DivideFn fn, void *ctx);
+    // The board drawn as text lines.
+    void (*render)(const Game *g, char *buf, size_t n);
+} GameFamily;
+
+#endif

@@ -1,0 +1,115 @@
+#include "engine/mill/board.h"
+
+#include <assert.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct BoardSpec {
+    int nfiles, nranks;
+    const char *lines;     // polylines separated by ','
+    const char *diagonals; // extra polylines when the variant has diagonals, or NULL
+} BoardSpec;
+
+// clang-format off
+static const BoardSpec SPECS[BOARD_KINDS] = {
+    [BOARD_24] = {7, 7,
+        "a7 d7 g7,b6 d6 f6,c5 d5 e5,a4 b4 c4,e4 f4 g4,c3 d3 e3,b2 d2 f2,a1 d1 g1,"
+        "a1 a4 a7,b2 b4 b6,c3 c4 c5,d7 d6 d5,d3 d2 d1,e3 e4 e5,f2 f4 f6,g1 g4 g7",
+        "a1 b2 c3,a7 b6 c5,g7 f6 e5,g1 f2 e3"},
+    [BOARD_16] = {5, 5,
+        "a1 c1 e1,e1 e3 e5,a5 c5 e5,a1 a3 a5,b2 c2 d2,d2 d3 d4,b4 c4 d4,b2 b3 b4,"
+        "c1 c2,e3 d3,c5 c4,a3 b3",
+        NULL},
+    [BOARD_17] = {5, 5,
+        "a1 c1 e1,e1 e3 e5,a5 c5 e5,a1 a3 a5,b2 c2 d2,d2 d3 d4,b4 c4 d4,b2 b3 b4,"
+        "c1 c2 c3 c4 c5,a3 b3 c3 d3 e3",
+        NULL},
+    [BOARD_9] = {3, 3,
+        "a1 b1 c1,a2 b2 c2,a3 b3 c3,a1 a2 a3,b1 b2 b3,c1 c2 c3",
+        "a1 b2 c3,a3 b2 c1"},
+};
+// clang-format on
+
+static Board boards[BOARD_KINDS][2];
+static pthread_once_t boards_once = PTHREAD_ONCE_INIT;
+
+// Collect the points named in a polyline list into grid cells.
+static void mark_points(const char *s, bool cell[MAX_RANKS][MAX_RANKS]) {
+    for (; s && *s; s++)
+        if (*s >= 'a' && *s <= 'g')
+            cell[s[1] - '1'][s[0] - 'a'] = true;
+}
+
+// Add the adjacencies and mill lines of a polyline list.
+static void add_polylines(Board *b, const char *s) {
+    while (s && *s) {
+        int pts[8], n = 0;
+        for (; *s && *s != ','; s++)
+            if (*s >= 'a' && *s <= 'g') {
+                pts[n++] = board_point(b, s);
+                s++;
+            }
+        if (*s == ',')
+            s++;
+        for (int i = 0; i + 1 < n; i++) {
+            b->adj[pts[i]] |= BIT(pts[i + 1]);
+            b->adj[pts[i + 1]] |= BIT(pts[i]);
+            b->seg_from[b->polylines] = pts[i];
+            b->seg_to[b->polylines++] = pts[i + 1];
+        }
+        for (int i = 0; i + 2 < n; i++) {
+            Bits line = BIT(pts[i]) | BIT(pts[i + 1]) | BIT(pts[i + 2]);
+            assert(b->nlines < MAX_LINES);
+            b->lines[b->nlines++] = line;
+            for (int k = 0; k < 3; k++) {
+                int p = pts[i + k];
+                assert(b->nlines_at[p] < MAX_LINES_AT);
+                b->others[p][b->nlines_at[p]++] = line & ~BIT(p);
+            }
+        }
+    }
+}
+
+static void build(Board *b, BoardKind kind, bool diagonals) {
+    const BoardSpec *spec = &SPECS[kind];
+    bool cell[MAX_RANKS][MAX_RANKS] = {{false}};
+    memset(b, 0, sizeof *b);
+    b->kind = kind;
+    b->diagonals = diagonals;
+    b->nfiles = spec->nfiles;
+    b->nranks = spec->nranks;
+    mark_points(spec->lines, cell);
+    for (int r = spec->nranks - 1; r >= 0; r--)
+        for (int f = 0; f < spec->nfiles; f++)
+            if (cell[r][f]) {
+                int p = b->npoints++;
+                b->file[p] = f;
+                b->rank[p] = r;
+                b->name[p][0] = (char)('a' + f);
+                b->name[p][1] = (char)('1' + r);
+                b->rank_points[spec->nranks - 1 - r]++;
+            }
+    b->all = (Bits)((1ull << b->npoints) - 1);
+    add_polylines(b, spec->lines);
+    if (diagonals)
+        add_polylines(b, spec->diagonals);
+}
+
+static void build_all(void) {
+    for (int k = 0; k < BOARD_KINDS; k++)
+        for (int d = 0; d < 2; d++)
+            build(&boards[k][d], (BoardKind)k, d && SPECS[k].diagonals);
+}
+
+const Board *board_get(BoardKind kind, bool diagonals) {
+    pthread_once(&boards_once, build_all);
+    return &boards[kind][diagonals && SPECS[kind].diagonals];
+}
+
+int board_point(const Board *b, const char *s) {
+    for (int p = 0; p < b->npoints; p++)
+        if (s[0] == b->name[p][0] && s[1] == b->name[p][1])
+            return p;
+    return -1;
+}

@@ -1,0 +1,22 @@
+// Legal moves of a mill position (RULES.md section 3), respecting game end rules 1-4 of
+// section 5: a finished game has no moves. Draws by repetition and the N-move rule need the
+// game's history and are the game layer's business.
+#ifndef ENGINE_MILL_MOVEGEN_H
+#define ENGINE_MILL_MOVEGEN_H
+
+#include "engine/mill/position.h"
+
+// Enough for any reachable position: a turn closing k mills has at most 12!/(12-k)! removal
+// orders, and no board lets more than a handful of actions close several mills at once.
+#define MAX_MOVES 8192
+
+// Write the legal moves to `moves` and return how many there are.
+int movegen_legal(const Position *p, Move *moves);
+
+// The number of legal moves, without listing them (perft's last ply).
+uint64_t movegen_count(const Position *p);
+
+// The opponent men that a removal may take now.
+Bits movegen_removable(const Position *p, Bits opp);
+
+#endif

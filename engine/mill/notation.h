@@ -1,0 +1,15 @@
+// Move notation of RULES.md section 4: `d6`, `a1-a4`, `d6xa1`, `b2-b4xd7xf4`, `(none)`.
+#ifndef ENGINE_MILL_NOTATION_H
+#define ENGINE_MILL_NOTATION_H
+
+#include "engine/mill/position.h"
+
+#define MOVE_STR_MAX 24 // "a1-a4" plus four "xd7": 18 bytes with the terminator
+
+// Write the move's token.
+void move_format(const Board *b, Move m, char *buf);
+
+// Find the legal move of p written as `token`; on failure say why and return false.
+bool move_parse(const Position *p, const char *token, Move *out, Error *err);
+
+#endif

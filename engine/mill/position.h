@@ -1,0 +1,97 @@
+// A mill position: the men of both sides as point sets, men in hand, side to move and clocks,
+// with an incremental 64-bit key over (board, side to move, men in hand).
+//
+// A move is one 32-bit word: the destination in bits 0-4, the origin in bits 5-9 (NO_POINT
+// for a placement) and up to four removals in bits 10-29, five bits each holding point + 1
+// (0 = no more removals). Four is the most any variant can make in one turn: three on the
+// 24-point boards, four on the 17-point board with one removal per mill closed.
+#ifndef ENGINE_MILL_POSITION_H
+#define ENGINE_MILL_POSITION_H
+
+#include "engine/core/error.h"
+#include "engine/mill/variant.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { WHITE, BLACK };
+
+typedef uint32_t Move;
+
+#define MOVE_NONE 0u
+#define MAX_REMOVALS 4
+#define FEN_MAX 96
+
+static inline Move move_make(int from, int to) { return (Move)to | (Move)from << 5; }
+static inline int move_to(Move m) { return (int)(m & 31); }
+static inline int move_from(Move m) { return (int)(m >> 5 & 31); }
+static inline int move_removal(Move m, int i) { return (int)(m >> (10 + 5 * i) & 31) - 1; }
+
+static inline int move_nremovals(Move m) {
+    int n = 0;
+    while (n < MAX_REMOVALS && move_removal(m, n) >= 0)
+        n++;
+    return n;
+}
+
+// Append a removal (there must be room: fewer than MAX_REMOVALS so far).
+static inline Move move_add_removal(Move m, int point) {
+    return m | (Move)(point + 1) << (10 + 5 * move_nremovals(m));
+}
+
+typedef struct Position {
+    Bits men[2];
+    int hand[2];
+    int side;
+    int quiet_plies; // plies since the last placement or removal
+    int fullmove;
+    uint64_t key;
+    const MillRules *rules;
+} Position;
+
+typedef struct Undo {
+    uint64_t key;
+    int quiet_plies;
+} Undo;
+
+// How the game stands by rules 1-3 of RULES.md section 5, for the side to move.
+typedef enum Outcome { OUTCOME_NONE, OUTCOME_LOSS, OUTCOME_WIN, OUTCOME_DRAW } Outcome;
+
+// Set the start position of the rules' variant.
+void pos_set_start(Position *p, const MillRules *rules);
+
+// Parse a position string; on error, report it and leave p untouched.
+bool pos_set_fen(Position *p, const MillRules *rules, const char *fen, Error *err);
+
+// Write the position string (at most FEN_MAX bytes with the terminator).
+void pos_get_fen(const Position *p, char *buf, size_t n);
+
+// The key computed from scratch (equal to p->key while make/unmake are correct).
+uint64_t pos_compute_key(const Position *p);
+
+void pos_do_move(Position *p, Move m, Undo *u);
+void pos_undo_move(Position *p, Move m, const Undo *u);
+
+// Game end by men count, a mill in mill-wins variants, or a full board after placing.
+static inline Outcome pos_outcome(const Position *p) {
+    const MillRules *r = p->rules;
+    const Board *b = r->board;
+    int us = p->side, them = !us;
+    if (r->variant->mill_wins) {
+        if (board_has_mill(b, p->men[them]))
+            return OUTCOME_LOSS;
+        if (board_has_mill(b, p->men[us]))
+            return OUTCOME_WIN;
+    } else {
+        if (bits_count(p->men[us]) + p->hand[us] < 3)
+            return OUTCOME_LOSS;
+        if (bits_count(p->men[them]) + p->hand[them] < 3)
+            return OUTCOME_WIN;
+    }
+    if (r->variant->full_board_draw && !p->hand[us] && !p->hand[them] &&
+        (p->men[us] | p->men[them]) == b->all)
+        return OUTCOME_DRAW;
+    return OUTCOME_NONE;
+}
+
+#endif

@@ -1,0 +1,113 @@
+// The only main(): subcommands, or the protocol loop on stdin/stdout.
+#include "engine/core/clock.h"
+#include "engine/mill/game.h"
+#include "protocol/uci.h"
+
+#include <editline/readline.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char USAGE[] =
+    "usage: tabula [command]\n"
+    "\n"
+    "With no command, tabula reads protocol commands (uci, position, go, ...) on stdin and\n"
+    "answers on stdout; type 'help' at the prompt for the list.\n"
+    "\n"
+    "commands:\n"
+    "  perft [--variant ID] [--fen STRING] [--divide] [DEPTH]\n"
+    "        count the move sequences of DEPTH plies (default 6) from the variant's start\n"
+    "        or from STRING, and report the time and leaves per second\n"
+    "  --help, -h       this text\n"
+    "  --version        the version\n";
+
+static void print_divide(void *ctx, const char *move, uint64_t count) {
+    (void)ctx;
+    printf("%s: %llu\n", move, (unsigned long long)count);
+}
+
+// tabula perft: one timed perft, for scripts and benchmarks.
+static int run_perft(int argc, char **argv) {
+    const char *variant = "nine", *fen = NULL;
+    int depth = 6;
+    bool divide = false;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--variant") && i + 1 < argc)
+            variant = argv[++i];
+        else if (!strcmp(argv[i], "--fen") && i + 1 < argc)
+            fen = argv[++i];
+        else if (!strcmp(argv[i], "--divide"))
+            divide = true;
+        else if (argv[i][0] != '-' && (depth = atoi(argv[i])) >= 1 && depth <= 64)
+            continue;
+        else {
+            fprintf(stderr, "tabula perft: bad argument '%s'\n%s", argv[i], USAGE);
+            return 2;
+        }
+    }
+    Error err;
+    Game *g = MILL_FAMILY.create(variant);
+    if (!g) {
+        fprintf(stderr, "tabula perft: unknown variant '%s'\n", variant);
+        return 2;
+    }
+    if (fen && !MILL_FAMILY.set_position(g, fen, NULL, 0, &err)) {
+        fprintf(stderr, "tabula perft: %s\n", err.msg);
+        MILL_FAMILY.destroy(g);
+        return 2;
+    }
+    int64_t t0 = clock_now_us();
+    uint64_t n = MILL_FAMILY.perft(g, depth, divide ? print_divide : NULL, NULL);
+    int64_t us = clock_now_us() - t0;
+    printf("Nodes searched: %llu\n", (unsigned long long)n);
+    printf("perft %d %s: %llu leaves in %.3f s, %.0f leaves/s\n", depth, variant,
+           (unsigned long long)n, (double)us / 1e6, us ? (double)n * 1e6 / (double)us : 0.0);
+    MILL_FAMILY.destroy(g);
+    return 0;
+}
+
+// The protocol loop; on a terminal, with line editing and history.
+static int run_protocol(void) {
+    Output out;
+    Uci u;
+    output_init(&out, stdout);
+    if (!uci_init(&u, &out)) {
+        fprintf(stderr, "tabula: out of memory\n");
+        return 1;
+    }
+    if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+        output_line(&out, "tabula %s: type 'help' for the commands, 'quit' to leave",
+                    TABULA_VERSION);
+        char *line;
+        while (!u.quit && (line = readline("tabula> ")) != NULL) {
+            if (*line)
+                add_history(line);
+            uci_execute(&u, line);
+            free(line);
+        }
+    } else {
+        uci_loop(&u, stdin);
+    }
+    uci_free(&u);
+    output_free(&out);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1) {
+        if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+            fputs(USAGE, stdout);
+            return 0;
+        }
+        if (!strcmp(argv[1], "--version")) {
+            printf("tabula %s\n", TABULA_VERSION);
+            return 0;
+        }
+        if (!strcmp(argv[1], "perft"))
+            return run_perft(argc - 2, argv + 2);
+        fprintf(stderr, "tabula: unknown command '%s'\n%s", argv[1], USAGE);
+        return 2;
+    }
+    return run_protocol();
+}
