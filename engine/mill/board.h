@@ -44,21 +44,30 @@ const Board *board_get(BoardKind kind, bool diagonals);
 // The point named by the first two characters of s (e.g. "d6"), or -1.
 int board_point(const Board *b, const char *s);
 
-// True when `men` holds all three points of some mill line.
-static inline bool board_has_mill(const Board *b, Bits men) {
-    for (int i = 0; i < b->nlines; i++)
-        if ((men & b->lines[i]) == b->lines[i])
-            return true;
-    return false;
-}
-
-// The men of `men` that stand in a complete mill line.
+// The men of `men` that stand in a complete mill line (branch-free over all line slots).
 static inline Bits board_in_mills(const Board *b, Bits men) {
     Bits in = 0;
-    for (int i = 0; i < b->nlines; i++)
-        if ((men & b->lines[i]) == b->lines[i])
-            in |= b->lines[i];
+    for (int i = 0; i < MAX_LINES; i++) {
+        Bits line = b->lines[i];
+        in |= line & (0u - (Bits)((men & line) == line && line));
+    }
     return in;
+}
+
+// True when `men` holds all three points of some mill line.
+static inline bool board_has_mill(const Board *b, Bits men) { return board_in_mills(b, men) != 0; }
+
+// The points that would complete a mill line of `men` if a man of theirs stood there: the
+// third point of every line holding exactly two of `men`. Unused line slots are empty and
+// never count, so the loop has a fixed length the compiler can unroll or vectorise.
+static inline Bits board_closing_points(const Board *b, Bits men) {
+    Bits c = 0;
+    for (int i = 0; i < MAX_LINES; i++) {
+        Bits line = b->lines[i], x = men & line;
+        Bits two = (Bits)((x != line) & ((x & (x - 1)) != 0));
+        c |= line & ~x & (0u - two);
+    }
+    return c;
 }
 
 // The number of mill lines through p that `men` (which holds p) completes.

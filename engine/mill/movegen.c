@@ -14,36 +14,29 @@ static inline bool removals_end(Bits opp, int opp_hand) {
     return !opp || bits_count(opp) + opp_hand < 3;
 }
 
-// The point sets of the side to move's actions: for each origin (NO_POINT for placements)
-// the destinations it may reach.
-typedef struct Actions {
-    int n;
-    int from[MAX_POINTS + 1];
-    Bits to[MAX_POINTS + 1];
-} Actions;
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 
-static void list_actions(const Position *p, Actions *a) {
-    const MillRules *r = p->rules;
-    const Board *b = r->board;
-    int us = p->side;
-    Bits own = p->men[us], empty = b->all & ~(own | p->men[!us]);
-    a->n = 0;
-    if (p->hand[us]) {
-        a->from[a->n] = NO_POINT;
-        a->to[a->n++] = empty;
-        if (!r->variant->lasker)
-            return;
-    }
-    bool fly = r->flying && !p->hand[us] && (r->variant->fly_always || bits_count(own) == 3);
-    for (Bits m = own; m;) {
-        int f = bits_pop(&m);
-        Bits to = fly ? empty : b->adj[f] & empty;
-        if (to) {
-            a->from[a->n] = f;
-            a->to[a->n++] = to;
-        }
-    }
-}
+// Call visit(ctx, from, destinations, own men without the mover) for each kind of action of
+// the side to move: placements (from = NO_POINT), then the moves of each man on the board.
+#define FOR_EACH_ACTION(p, visit, ctx)                                                             \
+    do {                                                                                           \
+        const MillRules *r_ = (p)->rules;                                                          \
+        const Board *b_ = r_->board;                                                               \
+        int us_ = (p)->side;                                                                       \
+        Bits own_ = (p)->men[us_], empty_ = b_->all & ~(own_ | (p)->men[!us_]);                    \
+        if ((p)->hand[us_])                                                                        \
+            visit(ctx, NO_POINT, empty_, own_);                                                    \
+        if (!(p)->hand[us_] || r_->variant->lasker) {                                              \
+            bool fly_ = r_->flying && !(p)->hand[us_] &&                                           \
+                        (r_->variant->fly_always || bits_count(own_) == 3);                        \
+            for (Bits m_ = own_; m_;) {                                                            \
+                int f_ = bits_pop(&m_);                                                            \
+                Bits to_ = fly_ ? empty_ : b_->adj[f_] & empty_;                                   \
+                if (to_)                                                                           \
+                    visit(ctx, f_, to_, own_ & ~BIT(f_));                                          \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
 
 // The number of removals the action landing on `to` must make (0 when it closes no mill).
 static inline int removals_due(const Position *p, Bits own_after, int to) {
@@ -84,48 +77,63 @@ static uint64_t count_removals(const Position *p, int k, Bits opp) {
     return total;
 }
 
+typedef struct ListCtx {
+    const Position *p;
+    Bits closers, opp;
+    Move *moves;
+    int n;
+} ListCtx;
+
+static ALWAYS_INLINE void list_action(ListCtx *c, int from, Bits dests, Bits base) {
+    for (Bits to = dests; to;) {
+        int t = bits_pop(&to);
+        int k = c->closers & BIT(t) ? removals_due(c->p, base | BIT(t), t) : 0;
+        add_removals(c->p, move_make(from, t), k, c->opp, c->moves, &c->n);
+    }
+}
+
 int movegen_legal(const Position *p, Move *moves) {
     if (pos_outcome(p) != OUTCOME_NONE)
         return 0;
-    Actions a;
-    list_actions(p, &a);
-    Bits own = p->men[p->side], opp = p->men[!p->side];
-    int n = 0;
-    for (int i = 0; i < a.n; i++) {
-        int f = a.from[i];
-        Bits base = f == NO_POINT ? own : own & ~BIT(f);
-        for (Bits to = a.to[i]; to;) {
-            int t = bits_pop(&to);
-            int k = removals_due(p, base | BIT(t), t);
-            add_removals(p, move_make(f, t), k, opp, moves, &n);
-        }
+    ListCtx c = {p, 0, p->men[!p->side], moves, 0};
+    if (!p->rules->variant->mill_wins)
+        c.closers = board_closing_points(p->rules->board, p->men[p->side]);
+    FOR_EACH_ACTION(p, list_action, &c);
+    assert(c.n < MAX_MOVES);
+    return c.n;
+}
+
+typedef struct CountCtx {
+    const Position *p;
+    Bits closers;
+    uint64_t plain, closing, multi;
+} CountCtx;
+
+// Only destinations among the closing points of the side to move can close a mill, so the
+// others are counted by popcount and the few candidates checked line by line.
+static ALWAYS_INLINE void count_action(CountCtx *c, int from, Bits dests, Bits base) {
+    (void)from;
+    c->plain += (uint64_t)bits_count(dests & ~c->closers);
+    for (Bits to = dests & c->closers; to;) {
+        int t = bits_pop(&to);
+        int k = removals_due(c->p, base | BIT(t), t);
+        if (k == 0)
+            c->plain++;
+        else if (k == 1)
+            c->closing++;
+        else
+            c->multi += count_removals(c->p, k, c->p->men[!c->p->side]);
     }
-    assert(n < MAX_MOVES);
-    return n;
 }
 
 uint64_t movegen_count(const Position *p) {
     if (pos_outcome(p) != OUTCOME_NONE)
         return 0;
-    Actions a;
-    list_actions(p, &a);
-    Bits own = p->men[p->side], opp = p->men[!p->side];
-    uint64_t plain = 0, closing = 0, multi = 0;
-    for (int i = 0; i < a.n; i++) {
-        int f = a.from[i];
-        Bits base = f == NO_POINT ? own : own & ~BIT(f);
-        for (Bits to = a.to[i]; to;) {
-            int t = bits_pop(&to);
-            int k = removals_due(p, base | BIT(t), t);
-            if (k == 0)
-                plain++;
-            else if (k == 1)
-                closing++;
-            else
-                multi += count_removals(p, k, opp);
-        }
-    }
-    if (closing)
-        closing *= count_removals(p, 1, opp);
-    return plain + closing + multi;
+    CountCtx c = {p, 0, 0, 0, 0};
+    if (!p->rules->variant->mill_wins)
+        c.closers = board_closing_points(p->rules->board, p->men[p->side]);
+    FOR_EACH_ACTION(p, count_action, &c);
+    if (c.closing)
+        c.closing *= count_removals(p, 1, p->men[!p->side]);
+    return c.plain + c.closing + c.multi;
 }
