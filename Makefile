@@ -11,6 +11,9 @@ PACKAGES := check libedit-dev pkg-config
 WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes
 BASE    := -std=gnu11 -I. -pthread -MMD -MP $(WARN)
 RELEASE_FLAGS := -O3 -march=native -DNDEBUG
+ifeq ($(CI),true)
+RELEASE_FLAGS += -Werror
+endif
 DEBUG_FLAGS   := -O1 -g -Werror
 ifeq ($(SANITIZE),1)
 DEBUG_FLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

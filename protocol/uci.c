@@ -48,8 +48,15 @@ static const char *shown(const char *s, char buf[48]) {
     return buf;
 }
 
+// Reply with one error line; bytes outside printable ASCII that user text brought into the
+// message are shown as '?'.
 static void error_reply(Uci *u, const char *msg) {
-    output_line(u->out, "info string error: %s", msg);
+    char clean[512];
+    size_t i = 0;
+    for (; msg[i] && i + 1 < sizeof clean; i++)
+        clean[i] = msg[i] >= 0x20 && msg[i] <= 0x7e ? msg[i] : '?';
+    clean[i] = '\0';
+    output_line(u->out, "info string error: %s", clean);
 }
 
 // Join tokens [from, to) with single spaces into a new string.
@@ -57,15 +64,17 @@ static char *join(const Tokens *t, int from, int to) {
     size_t len = 1;
     for (int i = from; i < to; i++)
         len += strlen(t->v[i]) + 1;
-    char *s = malloc(len);
+    char *s = malloc(len), *end = s;
     if (!s)
         return NULL;
-    s[0] = '\0';
     for (int i = from; i < to; i++) {
+        size_t n = strlen(t->v[i]);
         if (i > from)
-            strcat(s, " ");
-        strcat(s, t->v[i]);
+            *end++ = ' ';
+        memcpy(end, t->v[i], n);
+        end += n;
     }
+    *end = '\0';
     return s;
 }
 

@@ -4,6 +4,7 @@
 #include "engine/mill/notation.h"
 #include "engine/mill/perft.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,7 +162,7 @@ static bool mill_set_option(Game *g, const char *name, const char *value, Error 
     if (!strcmp(name, "NMoveRule")) {
         char *end;
         long v = strtol(value, &end, 10);
-        if (!*value || *end || v < 0 || v > NMOVE_MAX)
+        if (!isdigit((unsigned char)*value) || *end || v > NMOVE_MAX)
             return error_set(err, "option NMoveRule takes a number from 0 to %d, not '%.40s'",
                              NMOVE_MAX, value);
         r->nmove_rule = (int)v;
@@ -204,9 +205,9 @@ static bool mill_set_position(Game *g, const char *fen, const char *const *moves
         Move m;
         Error e;
         if (mill_game_result(&t, why, sizeof why) != RESULT_NONE)
-            ok = error_set(err, "move %.24s: the game is over (%s)", token, why);
+            ok = error_set(err, "move %d, %.24s: the game is over (%s)", t.nkeys, token, why);
         else if (!move_parse(&t.pos, token, &m, &e))
-            ok = error_set(err, "move %.24s: %s", token, e.msg);
+            ok = error_set(err, "move %d, %s", t.nkeys, e.msg);
         else if (!mill_game_play(&t, m))
             ok = error_set(err, "out of memory");
     }

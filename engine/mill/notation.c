@@ -88,6 +88,9 @@ bool move_parse(const Position *p, const char *token, Move *out, Error *err) {
         return error_set(err, "%s: the game is over, there is no legal move", token);
     if (!action_legal)
         return error_set(err, "%s is not a legal move here", token);
+    if (nrem && p->rules->variant->mill_wins)
+        return error_set(err, "%s: in %s a mill wins the game and removes nothing", token,
+                         p->rules->variant->id);
     if (action_removes && nrem == 0)
         return error_set(err, "%s closes a mill: name the man to remove, as in %sx<point>", token,
                          token);

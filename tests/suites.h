@@ -1,0 +1,15 @@
+// The libcheck suites, one per module; tests/check_main.c runs them all.
+#ifndef TESTS_SUITES_H
+#define TESTS_SUITES_H
+
+#include <check.h>
+
+Suite *board_suite(void);
+Suite *position_suite(void);
+Suite *perft_suite(void);
+Suite *movegen_suite(void);
+Suite *rules_suite(void);
+Suite *notation_suite(void);
+Suite *uci_suite(void);
+
+#endif
