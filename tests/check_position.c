@@ -202,6 +202,22 @@ START_TEST(test_split_runs) {
 }
 END_TEST
 
+// The two clocks may be left out (docs/variants.md): they default to 0 plies and move 1, and
+// the engine writes them back in full.
+START_TEST(test_optional_clocks) {
+    MillRules r;
+    rules_for(&r, "nine");
+    Position p;
+    char fen[FEN_MAX];
+    set_fen_ok(&p, &r, "3/1W1/3/6/3/1B1/3 b 8 8");
+    pos_get_fen(&p, fen, sizeof fen);
+    ck_assert_str_eq(fen, "3/1W1/3/6/3/1B1/3 b 8 8 0 1");
+    set_fen_ok(&p, &r, "3/1W1/3/6/3/1B1/3 b 8 8 7");
+    pos_get_fen(&p, fen, sizeof fen);
+    ck_assert_str_eq(fen, "3/1W1/3/6/3/1B1/3 b 8 8 7 1");
+}
+END_TEST
+
 #define LONG_DIGITS                                                                                \
     "1111111111111111111111111111111111111111111111111111111111111111111111111111111111111111"
 
@@ -488,6 +504,7 @@ Suite *position_suite(void) {
     tcase_add_test(tc, test_data_file);
     tcase_add_loop_test(tc, test_data_round_trip, 0, nv);
     tcase_add_loop_test(tc, test_split_runs, 0, (int)(sizeof SPLIT_RUNS / sizeof SPLIT_RUNS[0]));
+    tcase_add_test(tc, test_optional_clocks);
     tcase_add_loop_test(tc, test_malformed_refused, 0, NMALFORMED);
     suite_add_tcase(s, tc);
 
