@@ -1,6 +1,8 @@
 // Perft against RULES.md section 6 and the given vectors of tests/data/mill_perft_given.txt.
 #include "tests/suites.h"
 
+#include "tests/helpers.h"
+
 #include "engine/mill/movegen.h"
 #include "engine/mill/notation.h"
 #include "engine/mill/perft.h"
@@ -10,97 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DATA_FILE "data/mill_perft_given.txt"
-#define MAX_VECTORS 256
 #define PERFT_TIMEOUT 60
-
-// Fail with a message when cond is false. Loops over moves use it instead of ck_assert, which
-// records a check point with the runner on every pass.
-#define EXPECT(cond, ...)                                                                          \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            ck_abort_msg(__VA_ARGS__);                                                             \
-    } while (0)
-
-// One line of the data file: variant | position string | perft d1 d2 d3 | moves.
-typedef struct Vector {
-    int line;
-    bool ok;
-    char variant[16];
-    char fen[128];
-    uint64_t perft[3];
-    char moves[2048];
-} Vector;
-
-static Vector vectors[MAX_VECTORS];
-static int nvectors = -1;
-
-// Strip blanks from both ends of s in place.
-static char *trim(char *s) {
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-        s[--n] = '\0';
-    return s;
-}
-
-// Fill v from the four '|'-separated fields of a data line; false when they do not parse.
-static bool parse_vector(char *s, Vector *v) {
-    char *field[4];
-    for (int i = 0; i < 4; i++) {
-        field[i] = s;
-        s = strchr(s, '|');
-        if ((s == NULL) != (i == 3))
-            return false;
-        if (s)
-            *s++ = '\0';
-    }
-    snprintf(v->variant, sizeof v->variant, "%s", trim(field[0]));
-    snprintf(v->fen, sizeof v->fen, "%s", trim(field[1]));
-    snprintf(v->moves, sizeof v->moves, "%s", trim(field[3]));
-    char *end = field[2];
-    for (int d = 0; d < 3; d++) {
-        char *start = end;
-        v->perft[d] = strtoull(start, &end, 10);
-        if (end == start)
-            return false;
-    }
-    return *trim(end) == '\0' && strlen(field[3]) < sizeof v->moves;
-}
-
-// Read every data line once and return how many there are; a line that does not parse is
-// kept with ok false so that its test fails.
-static int load_vectors(void) {
-    if (nvectors >= 0)
-        return nvectors;
-    nvectors = 0;
-    FILE *f = fopen(DATA_FILE, "r");
-    if (!f)
-        return 0;
-    char buf[4096];
-    int lineno = 0;
-    while (fgets(buf, sizeof buf, f) && nvectors < MAX_VECTORS) {
-        lineno++;
-        buf[strcspn(buf, "\r\n")] = '\0';
-        char *s = trim(buf);
-        if (*s == '#' || *s == '\0')
-            continue;
-        Vector *v = &vectors[nvectors++];
-        memset(v, 0, sizeof *v);
-        v->line = lineno;
-        v->ok = parse_vector(s, v);
-    }
-    fclose(f);
-    return nvectors;
-}
-
-// Set up the default rules of a variant, failing the test when it is unknown.
-static void rules_for(MillRules *r, const char *id) {
-    const Variant *v = variant_find(id);
-    ck_assert_msg(v != NULL, "unknown variant '%s'", id);
-    rules_init(r, v);
-}
 
 // Play the space-separated moves from p, failing on the first that is not legal.
 static void replay(Position *p, const char *moves, const char *what) {
@@ -198,7 +110,7 @@ START_TEST(test_depth_0) {
 END_TEST
 
 START_TEST(test_data_file) {
-    int n = load_vectors();
+    int n = vectors_load();
     ck_assert_msg(n > 0, "no vectors read from %s", DATA_FILE);
     for (int i = 0; i < VARIANT_COUNT; i++) {
         int rows = 0;
@@ -250,7 +162,7 @@ END_TEST
 
 Suite *perft_suite(void) {
     Suite *s = suite_create("perft");
-    int nv = load_vectors();
+    int nv = vectors_load();
     TCase *tc = tcase_create("start");
     tcase_set_timeout(tc, PERFT_TIMEOUT);
     tcase_add_loop_test(tc, test_start_perft, 0, NSTARTS);

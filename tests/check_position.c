@@ -1,6 +1,8 @@
 // Position strings (RULES.md section 7) and make/unmake: round trips, refusals, keys, clocks.
 #include "tests/suites.h"
 
+#include "tests/helpers.h"
+
 #include "engine/core/random.h"
 #include "engine/mill/movegen.h"
 #include "engine/mill/notation.h"
@@ -9,77 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define DATA_FILE "data/mill_perft_given.txt"
-#define MAX_VECTORS 256
-
-// Fail with a message when cond is false. Hot loops use it instead of ck_assert, which records
-// a check point with the runner on every pass: too slow for a hundred thousand positions.
-#define EXPECT(cond, ...)                                                                          \
-    do {                                                                                           \
-        if (!(cond))                                                                               \
-            ck_abort_msg(__VA_ARGS__);                                                             \
-    } while (0)
-
-// One line of the data file: variant | position string | perft d1 d2 d3 | moves.
-typedef struct Vector {
-    int line;
-    char variant[16];
-    char fen[128];
-} Vector;
-
-static Vector vectors[MAX_VECTORS];
-static int nvectors = -1;
-
-// Strip blanks from both ends of s in place.
-static char *trim(char *s) {
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-        s[--n] = '\0';
-    return s;
-}
-
-// Read the variant and position string of every data line, once; a line that does not split
-// into four fields is kept with an empty variant so that its test fails.
-static int load_vectors(void) {
-    if (nvectors >= 0)
-        return nvectors;
-    nvectors = 0;
-    FILE *f = fopen(DATA_FILE, "r");
-    if (!f)
-        return 0;
-    char buf[4096];
-    int lineno = 0;
-    while (fgets(buf, sizeof buf, f) && nvectors < MAX_VECTORS) {
-        lineno++;
-        buf[strcspn(buf, "\r\n")] = '\0';
-        char *s = trim(buf);
-        if (*s == '#' || *s == '\0')
-            continue;
-        Vector *v = &vectors[nvectors++];
-        memset(v, 0, sizeof *v);
-        v->line = lineno;
-        char *bar1 = strchr(s, '|');
-        char *bar2 = bar1 ? strchr(bar1 + 1, '|') : NULL;
-        char *bar3 = bar2 ? strchr(bar2 + 1, '|') : NULL;
-        if (!bar3)
-            continue;
-        *bar1 = *bar2 = '\0';
-        snprintf(v->variant, sizeof v->variant, "%s", trim(s));
-        snprintf(v->fen, sizeof v->fen, "%s", trim(bar1 + 1));
-    }
-    fclose(f);
-    return nvectors;
-}
-
-// Set up the default rules of a variant, failing the test when it is unknown.
-static void rules_for(MillRules *r, const char *id) {
-    const Variant *v = variant_find(id);
-    ck_assert_msg(v != NULL, "unknown variant '%s'", id);
-    rules_init(r, v);
-}
 
 // Fail unless the two positions agree on board, hands, side, clocks and key.
 static void assert_same_position(const Position *a, const Position *b, const char *where) {
@@ -150,22 +81,9 @@ START_TEST(test_every_variant_has_a_start) {
 }
 END_TEST
 
-START_TEST(test_data_file) {
-    int n = load_vectors();
-    ck_assert_msg(n > 0, "no position strings read from %s", DATA_FILE);
-    for (int i = 0; i < VARIANT_COUNT; i++) {
-        int rows = 0;
-        for (int k = 0; k < n; k++)
-            rows += strcmp(vectors[k].variant, VARIANTS[i].id) == 0;
-        ck_assert_msg(rows > 0, "%s has no row in %s", VARIANTS[i].id, DATA_FILE);
-    }
-}
-END_TEST
-
 START_TEST(test_data_round_trip) {
     const Vector *v = &vectors[_i];
-    ck_assert_msg(v->variant[0], "%s line %d is not 'variant | fen | perft | moves'", DATA_FILE,
-                  v->line);
+    ck_assert_msg(v->ok, "%s line %d is not 'variant | fen | perft | moves'", DATA_FILE, v->line);
     MillRules r;
     rules_for(&r, v->variant);
     Position p, again;
@@ -497,11 +415,10 @@ END_TEST
 
 Suite *position_suite(void) {
     Suite *s = suite_create("position");
-    int nv = load_vectors();
+    int nv = vectors_load();
     TCase *tc = tcase_create("position string");
     tcase_add_loop_test(tc, test_start_strings, 0, NSTARTS);
     tcase_add_test(tc, test_every_variant_has_a_start);
-    tcase_add_test(tc, test_data_file);
     tcase_add_loop_test(tc, test_data_round_trip, 0, nv);
     tcase_add_loop_test(tc, test_split_runs, 0, (int)(sizeof SPLIT_RUNS / sizeof SPLIT_RUNS[0]));
     tcase_add_test(tc, test_optional_clocks);
