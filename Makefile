@@ -57,7 +57,7 @@ deps:
 	fi
 
 $(BIN): $(REL_OBJ)
-	$(CC) $(BASE) $(RELEASE_FLAGS) $(PGO_FLAGS) -o $@ $^ $(EDIT_LIBS)
+	$(CC) $(BASE) $(RELEASE_FLAGS) $(PGO_FLAGS) -o $@ $^ $(EDIT_LIBS) -lm
 
 build/release/%.o: %.c | deps
 	@mkdir -p $(dir $@)
@@ -68,7 +68,7 @@ $(TESTDIR)/%.o: %.c | deps
 	$(CC) $(BASE) $(DEBUG_FLAGS) $(CHECK_CFLAGS) -c -o $@ $<
 
 $(TESTDIR)/check_tabula: $(TEST_OBJ)
-	$(CC) $(BASE) $(DEBUG_FLAGS) -o $@ $^ $(CHECK_LIBS)
+	$(CC) $(BASE) $(DEBUG_FLAGS) -o $@ $^ $(CHECK_LIBS) -lm
 
 check: $(TESTDIR)/check_tabula
 	cd tests && ../$(TESTDIR)/check_tabula

@@ -7,6 +7,7 @@
 #define ENGINE_CORE_GAME_H
 
 #include "engine/core/error.h"
+#include "engine/core/search.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -61,6 +62,15 @@ typedef struct GameFamily {
     uint64_t (*perft)(Game *g, int depth, DivideFn fn, void *ctx);
     // The board drawn as text lines.
     void (*render)(const Game *g, char *buf, size_t n);
+
+    // Search the current position until a limit or hooks->stop; blocks the calling thread,
+    // reports each iteration through the hooks, and fills out with a legal move.
+    void (*search)(Game *g, const SearchLimits *lim, SearchHooks *hooks, SearchResult *out);
+    // The static evaluation of the current position and its terms, as text lines.
+    void (*eval)(const Game *g, char *buf, size_t n);
+    // Resize the transposition table (MB); clear it.
+    bool (*set_hash)(Game *g, int mb, Error *err);
+    void (*clear_hash)(Game *g);
 } GameFamily;
 
 #endif

@@ -1,16 +1,22 @@
 #include "engine/mill/game.h"
 
+#include "engine/core/tt.h"
+#include "engine/mill/eval.h"
 #include "engine/mill/movegen.h"
 #include "engine/mill/notation.h"
 #include "engine/mill/perft.h"
+#include "engine/mill/search.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define HASH_DEFAULT_MB 16
+
 struct Game {
     MillGame mill;
+    TT tt;
 };
 
 static const char *color_name(int side) { return side == WHITE ? "white" : "black"; }
@@ -99,7 +105,7 @@ GameResult mill_game_result(const MillGame *g, char *reason, size_t n) {
 static Game *mill_create(const char *variant) {
     const Variant *v = variant_find(variant ? variant : "nine");
     Game *g = calloc(1, sizeof *g);
-    if (!v || !g) {
+    if (!v || !g || !tt_init(&g->tt, HASH_DEFAULT_MB)) {
         free(g);
         return NULL;
     }
@@ -110,8 +116,10 @@ static Game *mill_create(const char *variant) {
 }
 
 static void mill_destroy(Game *g) {
-    if (g)
+    if (g) {
         free(g->mill.keys);
+        tt_free(&g->tt);
+    }
     free(g);
 }
 
@@ -317,6 +325,21 @@ static void mill_render(const Game *g, char *buf, size_t n) {
     }
 }
 
+static void mill_game_search(Game *g, const SearchLimits *lim, SearchHooks *hooks,
+                             SearchResult *out) {
+    mill_search(&g->mill, &g->tt, lim, hooks, out);
+}
+
+static void mill_eval(const Game *g, char *buf, size_t n) { eval_describe(&g->mill.pos, buf, n); }
+
+static bool mill_set_hash(Game *g, int mb, Error *err) {
+    if (mb < 1 || !tt_init(&g->tt, (size_t)mb))
+        return error_set(err, "cannot allocate a %d MB hash table", mb);
+    return true;
+}
+
+static void mill_clear_hash(Game *g) { tt_clear(&g->tt); }
+
 static const char *mill_variant_id(int i) {
     return i >= 0 && i < VARIANT_COUNT ? VARIANTS[i].id : NULL;
 }
@@ -339,4 +362,8 @@ const GameFamily MILL_FAMILY = {
     .result = mill_result,
     .perft = mill_perft,
     .render = mill_render,
+    .search = mill_game_search,
+    .eval = mill_eval,
+    .set_hash = mill_set_hash,
+    .clear_hash = mill_clear_hash,
 };

@@ -79,29 +79,56 @@ static uint64_t count_removals(const Position *p, int k, Bits opp) {
 
 typedef struct ListCtx {
     const Position *p;
-    Bits closers, opp;
+    Bits closers, opp, removable;
+    bool have_removable, closing_only;
     Move *moves;
     int n;
 } ListCtx;
 
+// Add an action that must make k removals: single removals share the node's removable set.
+static inline void list_closing(ListCtx *c, Move m, int k) {
+    int opp_hand = c->p->hand[!c->p->side];
+    if (k > 1 || removals_end(c->opp, opp_hand)) {
+        add_removals(c->p, m, k, c->opp, c->moves, &c->n);
+        return;
+    }
+    if (!c->have_removable) {
+        c->removable = movegen_removable(c->p, c->opp);
+        c->have_removable = true;
+    }
+    for (Bits r = c->removable; r && c->n < MAX_MOVES;)
+        c->moves[c->n++] = move_add_removal(m, bits_pop(&r));
+}
+
 static ALWAYS_INLINE void list_action(ListCtx *c, int from, Bits dests, Bits base) {
-    for (Bits to = dests; to;) {
+    if (!c->closing_only)
+        for (Bits to = dests & ~c->closers; to && c->n < MAX_MOVES;)
+            c->moves[c->n++] = move_make(from, bits_pop(&to));
+    const MillRules *r = c->p->rules;
+    for (Bits to = dests & c->closers; to;) {
         int t = bits_pop(&to);
-        int k = c->closers & BIT(t) ? removals_due(c->p, base | BIT(t), t) : 0;
-        add_removals(c->p, move_make(from, t), k, c->opp, c->moves, &c->n);
+        int mills = board_mills_at(r->board, t, base | BIT(t));
+        if (mills && !r->variant->mill_wins)
+            list_closing(c, move_make(from, t), r->removal_per_mill ? mills : 1);
+        else if ((mills || !c->closing_only) && c->n < MAX_MOVES)
+            c->moves[c->n++] = move_make(from, t); // a plain move, or a mill that wins
     }
 }
 
-int movegen_legal(const Position *p, Move *moves) {
+// The legal moves, or only those that close a mill (closing_only).
+static int generate(const Position *p, Move *moves, bool closing_only) {
     if (pos_outcome(p) != OUTCOME_NONE)
         return 0;
-    ListCtx c = {p, 0, p->men[!p->side], moves, 0};
-    if (!p->rules->variant->mill_wins)
-        c.closers = board_closing_points(p->rules->board, p->men[p->side]);
+    ListCtx c = {p, 0, p->men[!p->side], 0, false, closing_only, moves, 0};
+    c.closers = board_closing_points(p->rules->board, p->men[p->side]);
     FOR_EACH_ACTION(p, list_action, &c);
     assert(c.n < MAX_MOVES);
     return c.n;
 }
+
+int movegen_legal(const Position *p, Move *moves) { return generate(p, moves, false); }
+
+int movegen_closing(const Position *p, Move *moves) { return generate(p, moves, true); }
 
 typedef struct CountCtx {
     const Position *p;

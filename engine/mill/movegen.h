@@ -13,6 +13,10 @@
 // Write the legal moves to `moves` and return how many there are.
 int movegen_legal(const Position *p, Move *moves);
 
+// The legal moves that close a mill (with their removals; in mill-wins variants the moves
+// that win); 0 when the game is over.
+int movegen_closing(const Position *p, Move *moves);
+
 // The number of legal moves, without listing them (perft's last ply).
 uint64_t movegen_count(const Position *p);
 

@@ -88,6 +88,13 @@ void pos_undo_move(Position *p, Move m, const Undo *u) {
     p->quiet_plies = u->quiet_plies;
 }
 
+void pos_do_null(Position *p) {
+    p->side = !p->side;
+    p->key ^= side_key;
+}
+
+void pos_undo_null(Position *p) { pos_do_null(p); }
+
 // Parse a whole decimal field in [lo, hi].
 static bool parse_count(const char *s, long lo, long hi, long *out) {
     char *end;

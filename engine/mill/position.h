@@ -72,6 +72,10 @@ uint64_t pos_compute_key(const Position *p);
 void pos_do_move(Position *p, Move m, Undo *u);
 void pos_undo_move(Position *p, Move m, const Undo *u);
 
+// Pass the turn (for null-move pruning): only the side to move and the key change.
+void pos_do_null(Position *p);
+void pos_undo_null(Position *p);
+
 // Game end by men count, a mill in mill-wins variants, or a full board after placing.
 static inline Outcome pos_outcome(const Position *p) {
     const MillRules *r = p->rules;

@@ -1,0 +1,37 @@
+// Static evaluation of mill positions: a linear sum of features, each the difference between
+// the side to move and the opponent, weighted per phase (placing, moving). The weights are
+// data so that they can be fitted to self-play results.
+#ifndef ENGINE_MILL_EVAL_H
+#define ENGINE_MILL_EVAL_H
+
+#include "engine/mill/position.h"
+
+#include <stddef.h>
+
+typedef enum EvalFeature {
+    F_MEN,          // men on the board and in hand
+    F_MOBILITY,     // sliding moves available
+    F_BLOCKED,      // men with no empty neighbour
+    F_OPEN_MILLS,   // empty points that would close a mill
+    F_DOUBLE_MILLS, // a man that can step out of a mill into another one
+    F_TWO_EMPTY,    // lines with one own man and two empty points
+    F_FLYING,       // the side flies (3 men, none in hand, flying on)
+    F_TEMPO,        // side to move (1) versus opponent (0)
+    F_COUNT
+} EvalFeature;
+
+enum { PHASE_PLACING, PHASE_MOVING, PHASE_COUNT };
+
+extern const char *const EVAL_FEATURE_NAMES[F_COUNT];
+extern int eval_weights[PHASE_COUNT][F_COUNT];
+
+// The features of p from the side to move's view, and its phase.
+int eval_features(const Position *p, int f[F_COUNT]);
+
+// The static evaluation in centi-men from the side to move's view.
+int eval_position(const Position *p);
+
+// The evaluation and its terms as text.
+void eval_describe(const Position *p, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,763 @@
+// The mill search.
+//
+// Iterative deepening (one function, its stop checks in one place) over an aspiration-window
+// root search; below it a plain recursive principal variation search with:
+//   - the transposition table (cutoffs at non-PV nodes, its move ordered first),
+//   - draws by repetition (any repetition since the last placement or removal) and by the
+//     N-move rule, mate-distance pruning,
+//   - move ordering: hash move, mill closers (removals of threatening men first), moves that
+//     block an opponent mill, two killers per ply, history,
+//   - late move reductions of quiet moves,
+//   - a quiescence search over mill-closing moves.
+// Lazy SMP: helper threads run the same iterative deepening on their own copies, sharing only
+// the table; the main thread decides when to stop and which move to play.
+#include "engine/mill/search.h"
+
+#include "engine/core/clock.h"
+#include "engine/core/timeman.h"
+#include "engine/mill/eval.h"
+#include "engine/mill/movegen.h"
+#include "engine/mill/notation.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+MillSearchParams mill_search_params = {
+    .null_move = true,
+    .reverse_futility = true,
+    .late_move_pruning = true,
+    .reductions = true,
+    .quiescence = true,
+    .aspiration = true,
+};
+
+#define ARENA_MOVES (4 * MAX_MOVES)
+#define QS_MAX_PLIES 8
+#define MAX_ROOT_MOVES MAX_MOVES
+
+typedef struct RootMove {
+    Move move;
+    int score, prev_score;
+    Move pv[MAX_PLY];
+    int pvlen;
+    int seldepth;
+} RootMove;
+
+typedef struct Shared Shared;
+
+typedef struct Worker {
+    Shared *sh;
+    int id;
+    Position pos;
+    uint64_t *keys; // game history then search path; keys[nkeys - 1] is the current position
+    int nkeys;
+    _Atomic uint64_t nodes;
+    int seldepth;
+    int root_depth;
+    Move killers[MAX_PLY][2];
+    int history[2][NO_POINT + 1][MAX_POINTS];
+    Move pv[MAX_PLY + 1][MAX_PLY + 1];
+    int pvlen[MAX_PLY + 1];
+    Move arena[ARENA_MOVES];
+    int scores[ARENA_MOVES];
+    int arena_used;
+    RootMove *root;
+    int nroot, pv_idx;
+    int completed_depth;
+} Worker;
+
+struct Shared {
+    const MillGame *game;
+    TT *tt;
+    const SearchLimits *lim;
+    SearchHooks *hooks;
+    TimeManager tm;
+    atomic_bool abort; // the main thread's decision to stop
+    int nthreads;
+    Worker **workers;
+};
+
+static inline bool stopped(const Worker *w) {
+    return atomic_load_explicit(&w->sh->abort, memory_order_relaxed) ||
+           atomic_load_explicit(&w->sh->hooks->stop, memory_order_relaxed);
+}
+
+static uint64_t total_nodes(const Shared *sh) {
+    uint64_t n = 0;
+    for (int i = 0; i < sh->nthreads; i++)
+        n += atomic_load_explicit(&sh->workers[i]->nodes, memory_order_relaxed);
+    return n;
+}
+
+// The main thread's limit checks, every few thousand nodes.
+static void check_limits(Worker *w) {
+    Shared *sh = w->sh;
+    if (w->id != 0 || (atomic_load_explicit(&w->nodes, memory_order_relaxed) & 1023))
+        return;
+    if (tm_hard_stop(&sh->tm, sh->lim, sh->hooks) ||
+        (sh->lim->nodes && total_nodes(sh) >= sh->lim->nodes))
+        atomic_store(&sh->abort, true);
+}
+
+// True when the current position repeats one since the last placement or removal.
+static bool is_repetition(const Worker *w) {
+    int window = w->pos.quiet_plies;
+    uint64_t key = w->keys[w->nkeys - 1];
+    for (int i = w->nkeys - 3; i >= 0 && window >= 2; i -= 2, window -= 2)
+        if (w->keys[i] == key)
+            return true;
+    return false;
+}
+
+static inline void make(Worker *w, Move m, Undo *u) {
+    pos_do_move(&w->pos, m, u);
+    tt_prefetch(w->sh->tt, w->pos.key);
+    w->keys[w->nkeys++] = w->pos.key;
+    // Only this thread writes its count, so a plain increment published relaxed suffices.
+    atomic_store_explicit(&w->nodes, atomic_load_explicit(&w->nodes, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+}
+
+static inline void unmake(Worker *w, Move m, const Undo *u) {
+    w->nkeys--;
+    pos_undo_move(&w->pos, m, u);
+}
+
+// Score the moves for ordering: higher first.
+static void score_moves(const Worker *w, const Move *moves, int *scores, int n, Move tt_move,
+                        int ply) {
+    const Position *p = &w->pos;
+    const Board *b = p->rules->board;
+    int us = p->side;
+    Bits opp = p->men[!us];
+    Bits empty = b->all & ~(p->men[us] | opp);
+    Bits opp_closers = board_closing_points(b, opp) & empty;
+    Bits threats = 0; // opponent men on a line with another of theirs and an empty point
+    bool have_threats = false;
+    for (int i = 0; i < n; i++) {
+        Move m = moves[i];
+        int s;
+        if (m == tt_move) {
+            s = 1 << 30;
+        } else if (move_removal(m, 0) >= 0) {
+            if (!have_threats) {
+                for (int l = 0; l < b->nlines; l++) {
+                    Bits line = b->lines[l];
+                    if (bits_count(opp & line) == 2 && (empty & line))
+                        threats |= opp & line;
+                }
+                have_threats = true;
+            }
+            s = 1 << 24;
+            for (int k = 0, r; k < MAX_REMOVALS && (r = move_removal(m, k)) >= 0; k++)
+                s += (1 << 20) + (threats & BIT(r) ? 1000 : 0) + bits_count(b->adj[r] & empty);
+        } else if (opp_closers & BIT(move_to(m))) {
+            s = 1 << 19;
+        } else if (m == w->killers[ply][0]) {
+            s = 1 << 18;
+        } else if (m == w->killers[ply][1]) {
+            s = (1 << 18) - 1;
+        } else {
+            s = w->history[us][move_from(m)][move_to(m)];
+        }
+        scores[i] = s;
+    }
+}
+
+// Sort [from, n) by score, best first (insertion sort: the lists are short).
+static void sort_moves(Move *moves, int *scores, int from, int n) {
+    for (int i = from + 1; i < n; i++) {
+        Move m = moves[i];
+        int s = scores[i], j = i;
+        for (; j > from && scores[j - 1] < s; j--) {
+            moves[j] = moves[j - 1];
+            scores[j] = scores[j - 1];
+        }
+        moves[j] = m;
+        scores[j] = s;
+    }
+}
+
+#define PICKED_MOVES 3 // picked one by one; the rest is sorted once
+
+// Move the best-scored move of [i, n) to i.
+static inline void pick(Move *moves, int *scores, int i, int n) {
+    int best = i;
+    for (int k = i + 1; k < n; k++)
+        if (scores[k] > scores[best])
+            best = k;
+    Move m = moves[i];
+    moves[i] = moves[best];
+    moves[best] = m;
+    int s = scores[i];
+    scores[i] = scores[best];
+    scores[best] = s;
+}
+
+#define RFP_MARGIN 70
+
+// Late move reductions by depth and move number: grow with the logarithm of both.
+static int reductions[64][64];
+static pthread_once_t reductions_once = PTHREAD_ONCE_INIT;
+
+static void init_reductions(void) {
+    for (int d = 1; d < 64; d++)
+        for (int i = 1; i < 64; i++)
+            reductions[d][i] = (int)(0.5 + log(d) * log(i) / 2.0);
+}
+
+// The value of a finished or drawn position, or SCORE_NONE when play goes on.
+static inline int terminal_score(const Worker *w, int ply) {
+    const Position *p = &w->pos;
+    switch (pos_outcome(p)) {
+    case OUTCOME_LOSS:
+        return -(SCORE_MATE - ply);
+    case OUTCOME_WIN:
+        return SCORE_MATE - ply;
+    case OUTCOME_DRAW:
+        return SCORE_DRAW;
+    case OUTCOME_NONE:
+        break;
+    }
+    const MillRules *r = p->rules;
+    if (ply > 0 && r->nmove_rule && p->quiet_plies >= r->nmove_rule)
+        return SCORE_DRAW;
+    if (ply > 0 && r->repetition && is_repetition(w))
+        return SCORE_DRAW;
+    return SCORE_NONE;
+}
+
+// Quiescence: the static evaluation, or better through mill-closing moves.
+static int qsearch(Worker *w, int alpha, int beta, int ply, int qply) {
+    check_limits(w);
+    if (ply > w->seldepth)
+        w->seldepth = ply;
+    int t = terminal_score(w, ply);
+    if (t != SCORE_NONE)
+        return t;
+    int stand = eval_position(&w->pos);
+    if (stand >= beta || ply >= MAX_PLY - 1 || qply >= QS_MAX_PLIES ||
+        !mill_search_params.quiescence)
+        return stand;
+    if (stand > alpha)
+        alpha = stand;
+    if (w->arena_used + MAX_MOVES > ARENA_MOVES)
+        return stand;
+    Move *moves = w->arena + w->arena_used;
+    int *scores = w->scores + w->arena_used;
+    int n = movegen_closing(&w->pos, moves);
+    w->arena_used += n;
+    score_moves(w, moves, scores, n, MOVE_NONE, ply);
+    int best = stand;
+    for (int i = 0; i < n; i++) {
+        pick(moves, scores, i, n);
+        Undo u;
+        make(w, moves[i], &u);
+        int score = -qsearch(w, -beta, -alpha, ply + 1, qply + 1);
+        unmake(w, moves[i], &u);
+        if (stopped(w))
+            break;
+        if (score > best) {
+            best = score;
+            if (score > alpha)
+                alpha = score;
+            if (score >= beta)
+                break;
+        }
+    }
+    w->arena_used -= n;
+    return best;
+}
+
+// Remember a quiet move that caused a cutoff.
+static void update_quiet(Worker *w, Move m, int depth, int ply, const Move *tried, int ntried) {
+    int us = w->pos.side;
+    if (w->killers[ply][0] != m) {
+        w->killers[ply][1] = w->killers[ply][0];
+        w->killers[ply][0] = m;
+    }
+    int bonus = depth * depth;
+    int *h = &w->history[us][move_from(m)][move_to(m)];
+    *h += bonus - *h * bonus / 16384;
+    for (int i = 0; i < ntried; i++) {
+        if (tried[i] == m)
+            continue;
+        int *o = &w->history[us][move_from(tried[i])][move_to(tried[i])];
+        *o -= bonus + *o * bonus / 16384;
+    }
+}
+
+static int search(Worker *w, int alpha, int beta, int depth, int ply, bool pv_node) {
+    w->pvlen[ply] = 0;
+    if (depth <= 0)
+        return qsearch(w, alpha, beta, ply, 0);
+    check_limits(w);
+    if (ply > w->seldepth)
+        w->seldepth = ply;
+    int t = terminal_score(w, ply);
+    if (t != SCORE_NONE)
+        return t;
+    if (stopped(w) || ply >= MAX_PLY - 1)
+        return eval_position(&w->pos);
+
+    // Mate-distance pruning.
+    int lo = -(SCORE_MATE - ply), hi = SCORE_MATE - ply - 1;
+    if (alpha < lo)
+        alpha = lo;
+    if (beta > hi)
+        beta = hi;
+    if (alpha >= beta)
+        return alpha;
+
+    TTEntry e;
+    Move tt_move = MOVE_NONE;
+    uint64_t key = w->pos.key;
+    bool tt_hit = tt_probe(w->sh->tt, key, &e);
+    if (tt_hit) {
+        tt_move = e.move;
+        int s = tt_score_from(e.score, ply), bound = e.genbound & 3;
+        if (!pv_node && e.depth >= depth &&
+            (bound == BOUND_EXACT || (bound == BOUND_LOWER && s >= beta) ||
+             (bound == BOUND_UPPER && s <= alpha)))
+            return s;
+    }
+    const MillSearchParams *sp = &mill_search_params;
+    int static_eval = tt_hit ? e.eval : eval_position(&w->pos);
+    bool placing = w->pos.hand[w->pos.side] > 0;
+
+    // Reverse futility: far enough above beta near the leaves, the opponent cannot come back.
+    if (sp->reverse_futility && !pv_node && depth <= 4 && abs(beta) < SCORE_MATE_IN_MAX &&
+        static_eval - RFP_MARGIN * depth >= beta)
+        return static_eval - RFP_MARGIN * depth;
+
+    // Null move: while placing, passing is never better than placing, so if even a pass
+    // holds beta the position is good enough.
+    if (sp->null_move && !pv_node && placing && depth >= 3 && static_eval >= beta &&
+        abs(beta) < SCORE_MATE_IN_MAX && w->pos.hand[!w->pos.side] > 0) {
+        int r = 3 + depth / 6;
+        pos_do_null(&w->pos);
+        w->keys[w->nkeys++] = w->pos.key;
+        int score = -search(w, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+        w->nkeys--;
+        pos_undo_null(&w->pos);
+        if (stopped(w))
+            return 0;
+        if (score >= beta)
+            return score >= SCORE_MATE_IN_MAX ? beta : score;
+    }
+
+    if (w->arena_used + MAX_MOVES > ARENA_MOVES)
+        return eval_position(&w->pos);
+    Move *moves = w->arena + w->arena_used;
+    int *scores = w->scores + w->arena_used;
+    int n = movegen_legal(&w->pos, moves);
+    if (n == 0)
+        return -(SCORE_MATE - ply);
+    w->arena_used += n;
+    // The hash move goes first; the others are scored only if it does not cut off.
+    int first = 0;
+    if (tt_move) {
+        for (int i = 0; i < n; i++)
+            if (moves[i] == tt_move) {
+                moves[i] = moves[0];
+                moves[0] = tt_move;
+                scores[0] = 1 << 30;
+                first = 1;
+                break;
+            }
+    }
+    if (!first)
+        score_moves(w, moves, scores, n, MOVE_NONE, ply);
+
+    int best = -SCORE_INFINITE, alpha0 = alpha;
+    Move best_move = MOVE_NONE;
+    Move quiets[64];
+    int nquiets = 0;
+    for (int i = 0; i < n; i++) {
+        if (i == 1 && first)
+            score_moves(w, moves + 1, scores + 1, n - 1, MOVE_NONE, ply);
+        if (i >= first && i < PICKED_MOVES)
+            pick(moves, scores, i, n);
+        else if (i == PICKED_MOVES && i >= first)
+            sort_moves(moves, scores, i, n);
+        Move m = moves[i];
+        bool quiet = scores[i] < (1 << 18) && move_removal(m, 0) < 0;
+        // Late move pruning: near the leaves, quiet moves far down the list are skipped.
+        if (sp->late_move_pruning && !pv_node && quiet && depth <= 3 && best > -SCORE_MATE_IN_MAX &&
+            i >= 3 + depth * depth * 2)
+            continue;
+        Undo u;
+        make(w, m, &u);
+        int score;
+        if (i == 0) {
+            score = -search(w, -beta, -alpha, depth - 1, ply + 1, pv_node);
+        } else {
+            int r = 0;
+            if (sp->reductions && depth >= 3 && i >= 2 && quiet) {
+                r = reductions[depth < 64 ? depth : 63][i < 64 ? i : 63];
+                r -= pv_node;
+                if (r < 0)
+                    r = 0;
+                if (r > depth - 2)
+                    r = depth - 2;
+            }
+            score = -search(w, -alpha - 1, -alpha, depth - 1 - r, ply + 1, false);
+            if (score > alpha && r)
+                score = -search(w, -alpha - 1, -alpha, depth - 1, ply + 1, false);
+            if (score > alpha && score < beta && pv_node)
+                score = -search(w, -beta, -alpha, depth - 1, ply + 1, true);
+        }
+        unmake(w, m, &u);
+        if (stopped(w)) {
+            w->arena_used -= n;
+            return best > -SCORE_INFINITE ? best : 0;
+        }
+        if (score > best) {
+            best = score;
+            best_move = m;
+            if (score > alpha) {
+                alpha = score;
+                w->pv[ply][0] = m;
+                memcpy(w->pv[ply] + 1, w->pv[ply + 1], (size_t)w->pvlen[ply + 1] * sizeof(Move));
+                w->pvlen[ply] = w->pvlen[ply + 1] + 1;
+                if (score >= beta) {
+                    if (quiet)
+                        update_quiet(w, m, depth, ply, quiets, nquiets);
+                    break;
+                }
+            }
+        }
+        if (quiet && nquiets < 64)
+            quiets[nquiets++] = m;
+    }
+    w->arena_used -= n;
+    if (best == -SCORE_INFINITE) // every move was pruned
+        return alpha;
+    int bound = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
+    tt_store(w->sh->tt, key, best_move, tt_score_to(best, ply), static_eval, depth, bound);
+    return best;
+}
+
+// Search the root moves from pv_idx on within (alpha, beta); sort them best first.
+static int search_root(Worker *w, int alpha, int beta, int depth) {
+    int best = -SCORE_INFINITE;
+    w->pvlen[0] = 0;
+    for (int i = w->pv_idx; i < w->nroot; i++) {
+        RootMove *rm = &w->root[i];
+        Undo u;
+        w->seldepth = 0;
+        make(w, rm->move, &u);
+        int score;
+        if (i == w->pv_idx) {
+            score = -search(w, -beta, -alpha, depth - 1, 1, true);
+        } else {
+            score = -search(w, -alpha - 1, -alpha, depth - 1, 1, false);
+            if (score > alpha && score < beta)
+                score = -search(w, -beta, -alpha, depth - 1, 1, true);
+        }
+        unmake(w, rm->move, &u);
+        if (stopped(w))
+            break;
+        if (i == w->pv_idx || score > alpha) {
+            rm->score = score;
+            rm->seldepth = w->seldepth;
+            rm->pv[0] = rm->move;
+            memcpy(rm->pv + 1, w->pv[1], (size_t)w->pvlen[1] * sizeof(Move));
+            rm->pvlen = w->pvlen[1] + 1;
+        } else {
+            rm->score = -SCORE_INFINITE;
+        }
+        if (score > best)
+            best = score;
+        if (score > alpha) {
+            alpha = score;
+            // Keep the new best at the front of the searched range at once, so that a stop
+            // in the middle of the iteration still plays it.
+            RootMove tmp = *rm;
+            memmove(&w->root[w->pv_idx + 1], &w->root[w->pv_idx],
+                    (size_t)(i - w->pv_idx) * sizeof(RootMove));
+            w->root[w->pv_idx] = tmp;
+            if (score >= beta)
+                break;
+        }
+    }
+    return best;
+}
+
+// Aspiration windows around the previous score, widened on failure.
+static int aspiration(Worker *w, int depth, int prev) {
+    int delta = 40;
+    int alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
+    if (mill_search_params.aspiration && depth >= 4 && abs(prev) < SCORE_MATE_IN_MAX) {
+        alpha = prev - delta;
+        beta = prev + delta;
+    }
+    for (;;) {
+        int score = search_root(w, alpha, beta, depth);
+        if (stopped(w))
+            return score;
+        if (score <= alpha) {
+            alpha = alpha - delta < -SCORE_INFINITE ? -SCORE_INFINITE : alpha - delta;
+            beta = (alpha + beta) / 2 > score + 1 ? (alpha + beta) / 2 : score + 1;
+        } else if (score >= beta) {
+            beta = beta + delta > SCORE_INFINITE ? SCORE_INFINITE : beta + delta;
+        } else {
+            return score;
+        }
+        delta += delta / 2;
+        if (delta > 1000) {
+            alpha = -SCORE_INFINITE;
+            beta = SCORE_INFINITE;
+        }
+    }
+}
+
+static void format_pv(const Board *b, const Move *pv, int n, char *buf, size_t cap) {
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && len + MOVE_STR_MAX + 1 < cap; i++) {
+        char s[MOVE_STR_MAX];
+        move_format(b, pv[i], s);
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? " " : "", s);
+    }
+}
+
+// Win/draw/loss per mille for a score: a logistic model of the score.
+static void score_wdl(int score, int wdl[3]) {
+    if (score >= SCORE_MATE_IN_MAX || score <= -SCORE_MATE_IN_MAX) {
+        wdl[0] = score > 0 ? 1000 : 0;
+        wdl[1] = 0;
+        wdl[2] = score > 0 ? 0 : 1000;
+        return;
+    }
+    double win = 1000.0 / (1.0 + exp((200.0 - score) / 60.0));
+    double loss = 1000.0 / (1.0 + exp((200.0 + score) / 60.0));
+    wdl[0] = (int)lround(win);
+    wdl[2] = (int)lround(loss);
+    wdl[1] = 1000 - wdl[0] - wdl[2];
+}
+
+static void report(Worker *w, int depth, int k) {
+    Shared *sh = w->sh;
+    if (!sh->hooks->report)
+        return;
+    const RootMove *rm = &w->root[k];
+    SearchReport r = {0};
+    r.depth = depth;
+    r.seldepth = rm->seldepth > depth ? rm->seldepth : depth;
+    r.multipv = k + 1;
+    r.score = rm->score;
+    if (sh->lim->show_wdl)
+        score_wdl(rm->score, r.wdl);
+    r.nodes = total_nodes(sh);
+    r.time_ms = (clock_now_us() - sh->lim->start_us) / 1000;
+    r.hashfull = tt_hashfull(sh->tt);
+    format_pv(w->pos.rules->board, rm->pv, rm->pvlen, r.pv, sizeof r.pv);
+    sh->hooks->report(sh->hooks->ctx, &r);
+}
+
+// Stable sort of root moves [from, n) by score, best first.
+static void sort_root(RootMove *root, int from, int n) {
+    for (int i = from + 1; i < n; i++) {
+        RootMove tmp = root[i];
+        int j = i;
+        while (j > from && root[j - 1].score < tmp.score) {
+            root[j] = root[j - 1];
+            j--;
+        }
+        root[j] = tmp;
+    }
+}
+
+// Iterative deepening of one worker; the main worker also reports and decides to stop.
+static void iterate(Worker *w) {
+    Shared *sh = w->sh;
+    const SearchLimits *lim = sh->lim;
+    int max_depth = lim->depth > 0 && lim->depth < MAX_PLY - 1 ? lim->depth : MAX_PLY - 2;
+    if (lim->mate > 0 && 2 * lim->mate - 1 < max_depth && !lim->depth)
+        max_depth = 2 * lim->mate - 1 > 0 ? 2 * lim->mate - 1 : 1;
+    int multipv = lim->multipv < 1 ? 1 : lim->multipv;
+    if (multipv > w->nroot)
+        multipv = w->nroot;
+    Move last_best = MOVE_NONE;
+    int stable = 0;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        // Helpers skip some depths so that the threads spread over the tree.
+        if (w->id > 0 && depth > 1 && (depth + w->id) % 3 == 0)
+            continue;
+        w->root_depth = depth;
+        for (int i = 0; i < w->nroot; i++)
+            w->root[i].prev_score = w->root[i].score;
+        for (w->pv_idx = 0; w->pv_idx < multipv && !stopped(w); w->pv_idx++) {
+            aspiration(w, depth, w->root[w->pv_idx].prev_score);
+            if (stopped(w))
+                break;
+            sort_root(w->root, w->pv_idx, w->nroot);
+        }
+        if (stopped(w))
+            break;
+        w->completed_depth = depth;
+        if (w->id != 0)
+            continue;
+        for (int k = 0; k < multipv; k++)
+            report(w, depth, k);
+        int score = w->root[0].score;
+        if (lim->mate > 0 && score >= SCORE_MATE_IN_MAX && score_mate_moves(score) <= lim->mate)
+            break;
+        stable = w->root[0].move == last_best ? stable + 1 : 0;
+        last_best = w->root[0].move;
+        double scale = stable == 0 ? 1.8 : stable == 1 ? 1.2 : stable < 4 ? 0.9 : 0.6;
+        if (tm_soft_stop(&sh->tm, lim, sh->hooks, scale))
+            break;
+        // A single legal move needs no deep search when time is limited.
+        if (w->nroot == 1 && sh->tm.soft_us != INT64_MAX && depth >= 4)
+            break;
+    }
+}
+
+static void *helper_main(void *arg) {
+    iterate(arg);
+    return NULL;
+}
+
+static Worker *worker_new(Shared *sh, int id, const Position *root_pos, const RootMove *root,
+                          int nroot) {
+    Worker *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    const MillGame *g = sh->game;
+    w->sh = sh;
+    w->id = id;
+    w->pos = *root_pos;
+    w->keys = malloc((size_t)(g->nkeys + MAX_PLY + 8) * sizeof *w->keys);
+    w->root = malloc((size_t)nroot * sizeof *w->root);
+    if (!w->keys || !w->root) {
+        free(w->keys);
+        free(w->root);
+        free(w);
+        return NULL;
+    }
+    memcpy(w->keys, g->keys, (size_t)g->nkeys * sizeof *w->keys);
+    w->nkeys = g->nkeys;
+    memcpy(w->root, root, (size_t)nroot * sizeof *root);
+    w->nroot = nroot;
+    return w;
+}
+
+static void worker_free(Worker *w) {
+    if (w) {
+        free(w->keys);
+        free(w->root);
+    }
+    free(w);
+}
+
+// Keep the root moves named in searchmoves (all when none is legal).
+static int filter_searchmoves(const Position *p, const SearchLimits *lim, RootMove *root, int n) {
+    if (lim->nsearchmoves <= 0)
+        return n;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        bool keep = false;
+        for (int j = 0; j < lim->nsearchmoves && !keep; j++) {
+            Move m;
+            keep = move_parse(p, lim->searchmoves[j], &m, NULL) && m == root[i].move;
+        }
+        if (keep)
+            root[k++] = root[i];
+    }
+    return k ? k : n;
+}
+
+// Wait while the GUI still expects the search to run (infinite, or pondering).
+static void wait_for_release(const SearchLimits *lim, SearchHooks *hooks) {
+    struct timespec ms = {0, 1000000};
+    while ((lim->infinite || atomic_load(&hooks->ponder)) && !atomic_load(&hooks->stop))
+        nanosleep(&ms, NULL);
+}
+
+void mill_search(const MillGame *g, TT *tt, const SearchLimits *lim, SearchHooks *hooks,
+                 SearchResult *out) {
+    const Board *b = g->rules.board;
+    char why[160];
+    strcpy(out->best, "(none)");
+    out->ponder[0] = '\0';
+    Move *moves = malloc(MAX_MOVES * sizeof *moves);
+    RootMove *root = malloc(MAX_ROOT_MOVES * sizeof *root);
+    int n = 0;
+    if (moves && root && mill_game_result(g, why, sizeof why) == RESULT_NONE)
+        n = movegen_legal(&g->pos, moves);
+    for (int i = 0; i < n; i++)
+        root[i] = (RootMove){.move = moves[i],
+                             .score = -SCORE_INFINITE,
+                             .prev_score = -SCORE_INFINITE,
+                             .pvlen = 1,
+                             .pv = {moves[i]}};
+    n = filter_searchmoves(&g->pos, lim, root, n);
+    if (n == 0) {
+        wait_for_release(lim, hooks);
+        free(moves);
+        free(root);
+        return;
+    }
+
+    pthread_once(&reductions_once, init_reductions);
+    Shared sh = {.game = g, .tt = tt, .lim = lim, .hooks = hooks};
+    tm_init(&sh.tm, lim, g->pos.side);
+    atomic_init(&sh.abort, false);
+    int nthreads = lim->threads < 1 ? 1 : lim->threads;
+    sh.workers = calloc((size_t)nthreads, sizeof *sh.workers);
+    tt_new_search(tt);
+    for (int i = 0; sh.workers && i < nthreads; i++) {
+        sh.workers[i] = worker_new(&sh, i, &g->pos, root, n);
+        if (!sh.workers[i])
+            break;
+        sh.nthreads++;
+    }
+    if (sh.nthreads == 0) {
+        move_format(b, root[0].move, out->best); // out of memory: any legal move
+        free(sh.workers);
+        free(moves);
+        free(root);
+        return;
+    }
+    pthread_t threads[256];
+    int started = 0;
+    for (int i = 1; i < sh.nthreads && i < 256; i++)
+        if (pthread_create(&threads[started], NULL, helper_main, sh.workers[i]) == 0)
+            started++;
+    Worker *main_worker = sh.workers[0];
+    iterate(main_worker);
+    atomic_store(&sh.abort, true);
+    for (int i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+
+    // Hold the move while the GUI still waits for stop or ponderhit.
+    wait_for_release(lim, hooks);
+    const RootMove *best = &main_worker->root[0];
+    move_format(b, best->move, out->best);
+    if (best->pvlen > 1) {
+        move_format(b, best->pv[1], out->ponder);
+    } else {
+        TTEntry e;
+        Position p = g->pos;
+        Undo u;
+        pos_do_move(&p, best->move, &u);
+        Move reply;
+        char s[MOVE_STR_MAX];
+        if (tt_probe(tt, p.key, &e) && e.move) {
+            move_format(b, e.move, s);
+            if (move_parse(&p, s, &reply, NULL))
+                strcpy(out->ponder, s);
+        }
+    }
+    for (int i = 0; i < sh.nthreads; i++)
+        worker_free(sh.workers[i]);
+    free(sh.workers);
+    free(moves);
+    free(root);
+}
