@@ -30,12 +30,20 @@ CHECK_LIBS   = $(shell pkg-config --libs check)
 
 ENGINE_SRC := $(wildcard engine/core/*.c engine/mill/*.c)
 PROTO_SRC  := $(filter-out protocol/main.c,$(wildcard protocol/*.c))
+BENCH_SRC  := bench/bench.c
 TEST_SRC   := $(wildcard tests/*.c)
 
-REL_OBJ  := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) $(PROTO_SRC) protocol/main.c)
-TEST_OBJ := $(patsubst %.c,$(TESTDIR)/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(TEST_SRC))
+REL_OBJ  := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(BENCH_SRC) protocol/main.c)
+TEST_OBJ := $(patsubst %.c,$(TESTDIR)/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(BENCH_SRC) $(TEST_SRC))
+# The same program built like the tests, to check that its bench signature is the release's.
+DEBUG_BIN_OBJ := $(patsubst %.c,$(TESTDIR)/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(BENCH_SRC) protocol/main.c)
+# The depth of the bench that `make check` compares between the release and the test build.
+CHECK_BENCH_DEPTH := 5
 
-.PHONY: all check run bench pgo deps install clean format format-check
+# Bench tools with their own main(): self-play matches and evaluation tuning.
+TOOL_OBJ := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) bench/play.c)
+
+.PHONY: all check run bench tools pgo deps install clean format format-check
 
 all: $(BIN)
 
@@ -65,19 +73,39 @@ build/release/%.o: %.c | deps
 
 $(TESTDIR)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(DEBUG_FLAGS) $(CHECK_CFLAGS) -c -o $@ $<
+	$(CC) $(BASE) $(DEBUG_FLAGS) $(CHECK_CFLAGS) $(EDIT_CFLAGS) -c -o $@ $<
 
 $(TESTDIR)/check_tabula: $(TEST_OBJ)
 	$(CC) $(BASE) $(DEBUG_FLAGS) -o $@ $^ $(CHECK_LIBS) -lm
 
-check: $(TESTDIR)/check_tabula
+$(TESTDIR)/$(BIN): $(DEBUG_BIN_OBJ)
+	$(CC) $(BASE) $(DEBUG_FLAGS) -o $@ $^ $(EDIT_LIBS) -lm
+
+# The suites, then the bench signature: the release and the test build must count the same
+# nodes position by position (only the nps may differ).
+check: $(TESTDIR)/check_tabula $(TESTDIR)/$(BIN) $(BIN)
 	cd tests && ../$(TESTDIR)/check_tabula
+	./$(BIN) bench $(CHECK_BENCH_DEPTH) > $(TESTDIR)/bench.release
+	./$(TESTDIR)/$(BIN) bench $(CHECK_BENCH_DEPTH) > $(TESTDIR)/bench.test
+	@sed -i 's/ [0-9]* nps$$//' $(TESTDIR)/bench.release $(TESTDIR)/bench.test
+	diff $(TESTDIR)/bench.release $(TESTDIR)/bench.test
+	@tail -n 1 $(TESTDIR)/bench.test | grep -qx '[1-9][0-9]* nodes'
+	@echo "bench $(CHECK_BENCH_DEPTH): $$(tail -n 1 $(TESTDIR)/bench.test) in both builds"
 
 run: $(BIN)
 	./$(BIN)
 
 bench: $(BIN)
 	sh bench/perft.sh ./$(BIN)
+	sh bench/search.sh ./$(BIN)
+
+tools: build/selfplay build/tune
+
+build/selfplay: $(TOOL_OBJ) build/release/bench/selfplay.o
+	$(CC) $(BASE) $(RELEASE_FLAGS) -o $@ $^ -lm
+
+build/tune: $(TOOL_OBJ) build/release/bench/tune.o
+	$(CC) $(BASE) $(RELEASE_FLAGS) -o $@ $^ -lm
 
 # Profile-guided build: train on perft, then rebuild with the profile.
 pgo: | deps
@@ -100,4 +128,4 @@ format-check:
 clean:
 	rm -rf build $(BIN)
 
--include $(REL_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(REL_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TESTDIR)/protocol/main.d

@@ -1,4 +1,5 @@
 // The only main(): subcommands, or the protocol loop on stdin/stdout.
+#include "bench/bench.h"
 #include "engine/core/clock.h"
 #include "engine/mill/game.h"
 #include "protocol/uci.h"
@@ -9,6 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
+
 static const char USAGE[] =
     "usage: tabula [command]\n"
     "\n"
@@ -16,11 +20,35 @@ static const char USAGE[] =
     "answers on stdout; type 'help' at the prompt for the list.\n"
     "\n"
     "commands:\n"
-    "  perft [--variant ID] [--fen STRING] [--divide] [DEPTH]\n"
-    "        count the move sequences of DEPTH plies (default 6) from the variant's start\n"
-    "        or from STRING, and report the time and leaves per second\n"
-    "  --help, -h       this text\n"
-    "  --version        the version\n";
+    "  bench [DEPTH]\n"
+    "        search a fixed set of positions of every variant to DEPTH (default " STRINGIFY(
+        BENCH_DEPTH_DEFAULT) ") with one\n"
+                             "        thread; the last line, '<nodes> nodes <nps> nps', has the "
+                             "same node count on\n"
+                             "        every run and build\n"
+                             "  perft [--variant ID] [--fen STRING] [--divide] [DEPTH]\n"
+                             "        count the move sequences of DEPTH plies (default 6) from the "
+                             "variant's start\n"
+                             "        or from STRING, and report the time and leaves per second\n"
+                             "  --help, -h       this text\n"
+                             "  --version        the version\n";
+
+static void print_line(void *ctx, const char *line) {
+    (void)ctx;
+    puts(line);
+}
+
+// tabula bench: the node-count signature of the search, and its speed.
+static int run_bench(int argc, char **argv) {
+    char *end;
+    long depth = BENCH_DEPTH_DEFAULT;
+    if (argc > 1 || (argc == 1 && ((depth = strtol(argv[0], &end, 10)) < 1 ||
+                                   depth > BENCH_DEPTH_MAX || *end || end == argv[0]))) {
+        fprintf(stderr, "tabula bench: bad argument '%s'\n%s", argv[argc > 1], USAGE);
+        return 2;
+    }
+    return bench_run((int)depth, print_line, NULL) ? 0 : 1;
+}
 
 static void print_divide(void *ctx, const char *move, uint64_t count) {
     (void)ctx;
@@ -106,6 +134,8 @@ int main(int argc, char **argv) {
         }
         if (!strcmp(argv[1], "perft"))
             return run_perft(argc - 2, argv + 2);
+        if (!strcmp(argv[1], "bench"))
+            return run_bench(argc - 2, argv + 2);
         fprintf(stderr, "tabula: unknown command '%s'\n%s", argv[1], USAGE);
         return 2;
     }

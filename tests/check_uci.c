@@ -1,9 +1,12 @@
 // The protocol command loop: commands run through memory streams, replies checked line by line.
 #include "tests/suites.h"
 
+#include "protocol/info.h"
 #include "protocol/output.h"
 #include "protocol/uci.h"
 
+#include <ctype.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,14 +60,28 @@ static void session_close(Session *s) {
     free(s->last);
 }
 
-// Take what the session wrote since the last call; valid until the next call.
+// Take what the session wrote since the last call; valid until the next call. A search thread
+// may be writing: the stream is read under the writer's lock.
 static const char *take_output(Session *s) {
+    pthread_mutex_lock(&s->out.lock);
     fflush(s->f);
     free(s->last);
     s->last = strndup(s->buf + s->seen, s->len - s->seen);
-    ck_assert_ptr_nonnull(s->last);
     s->seen = s->len;
+    pthread_mutex_unlock(&s->out.lock);
+    ck_assert_ptr_nonnull(s->last);
     return s->last;
+}
+
+// A copy of what the session wrote since the last take_output, which it leaves in place; for
+// the caller to free.
+static char *peek_output(Session *s) {
+    pthread_mutex_lock(&s->out.lock);
+    fflush(s->f);
+    char *text = strndup(s->buf + s->seen, s->len - s->seen);
+    pthread_mutex_unlock(&s->out.lock);
+    ck_assert_ptr_nonnull(text);
+    return text;
 }
 
 // Execute one line and return what it wrote; valid until the next call.
@@ -227,6 +244,12 @@ static int split_moves(const char *text, char *buf, size_t n, char **tok, int ma
     return k;
 }
 
+static double seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 // ---------------------------------------------------------------------------------------------
 // uci, isready, help
 
@@ -240,6 +263,13 @@ START_TEST(test_uci_handshake) {
                            "option name RemovalPerMill type check default false\n"
                            "option name Repetition type check default true\n"
                            "option name NMoveRule type spin default 100 min 0 max 10000\n"
+                           "option name Hash type spin default 16 min 1 max 65536\n"
+                           "option name Clear Hash type button\n"
+                           "option name Threads type spin default 1 min 1 max 256\n"
+                           "option name MultiPV type spin default 1 min 1 max 64\n"
+                           "option name Ponder type check default false\n"
+                           "option name Move Overhead type spin default 30 min 0 max 5000\n"
+                           "option name UCI_ShowWDL type check default false\n"
                            "uciok\n";
     ck_assert_msg(!strncmp(out, "id name tabula ", strlen("id name tabula ")), "got:\n%s", out);
     const char *author = strchr(out, '\n') + 1;
@@ -259,8 +289,9 @@ START_TEST(test_isready) {
 END_TEST
 
 START_TEST(test_help_lists_commands) {
-    static const char *const names[] = {"uci",   "isready", "setoption", "ucinewgame", "position",
-                                        "perft", "d",       "moves",     "help",       "quit"};
+    static const char *const names[] = {"uci", "isready", "setoption", "ucinewgame", "position",
+                                        "go",  "stop",    "ponderhit", "perft",      "bench",
+                                        "d",   "moves",   "eval",      "help",       "quit"};
     char *out = run("help");
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char prefix[32], rest[128];
@@ -380,6 +411,22 @@ static const char *const BAD_SETOPTIONS[] = {
     "setoption UCI_Variant value six",
     "setoption value six",
     "setoption Name UCI_Variant value six",
+    "setoption name Hash value 0",
+    "setoption name Hash value 65537",
+    "setoption name Hash value abc",
+    "setoption name Hash value",
+    "setoption name Hash",
+    "setoption name Threads value 0",
+    "setoption name Threads value 257",
+    "setoption name MultiPV value 0",
+    "setoption name MultiPV value 65",
+    "setoption name MultiPV value 2.5",
+    "setoption name Ponder value yes",
+    "setoption name UCI_ShowWDL value 1",
+    "setoption name Move Overhead value -1",
+    "setoption name Move Overhead value 5001",
+    "setoption name MoveOverhead value 10",
+    "setoption name Clear",
 };
 
 // A bad setoption gives one error line and leaves variant, position and options alone.
@@ -922,12 +969,6 @@ START_TEST(test_framing_no_raw_bytes) {
 }
 END_TEST
 
-static double seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 // Lines of 1 MB made of many short tokens, each a bad argument of some command.
 static const char *const LONG_LINE_HEADS[] = {
     "foo ",
@@ -937,6 +978,10 @@ static const char *const LONG_LINE_HEADS[] = {
     "setoption name UCI_Variant value ",
     "setoption name NMoveRule value ",
     "perft ",
+    "go ",
+    "go searchmoves ",
+    "go depth 1 searchmoves d7 ",
+    "bench ",
 };
 
 // A long line of many tokens is refused in a time linear in its length, not quadratic: a
@@ -1126,6 +1171,985 @@ START_TEST(test_loop_script) {
 }
 END_TEST
 
+// ---------------------------------------------------------------------------------------------
+// info lines, formatted from made-up reports
+
+static SearchReport make_report(int score) {
+    SearchReport r = {.depth = 5, .seldepth = 7, .multipv = 1, .score = score};
+    r.nodes = 12345;
+    r.time_ms = 0;
+    r.hashfull = 3;
+    strcpy(r.pv, "d6 b4");
+    return r;
+}
+
+START_TEST(test_info_format) {
+    char line[INFO_LINE_MAX];
+    SearchReport r = make_report(35);
+    info_format(&r, false, line, sizeof line);
+    ck_assert_str_eq(line, "info depth 5 seldepth 7 multipv 1 score cp 35 nodes 12345 nps "
+                           "12345000 hashfull 3 time 0 pv d6 b4");
+    r.time_ms = 2000;
+    r.nodes = 1000000;
+    r.multipv = 2;
+    r.score = -120;
+    info_format(&r, false, line, sizeof line);
+    ck_assert_str_eq(line, "info depth 5 seldepth 7 multipv 2 score cp -120 nodes 1000000 nps "
+                           "500000 hashfull 3 time 2000 pv d6 b4");
+    r = make_report(35);
+    r.lowerbound = true;
+    r.wdl[0] = 500, r.wdl[1] = 400, r.wdl[2] = 100;
+    info_format(&r, true, line, sizeof line);
+    ck_assert_str_eq(line, "info depth 5 seldepth 7 multipv 1 score cp 35 lowerbound wdl 500 400 "
+                           "100 nodes 12345 nps 12345000 hashfull 3 time 0 pv d6 b4");
+    r.lowerbound = false;
+    r.upperbound = true;
+    info_format(&r, false, line, sizeof line);
+    ck_assert_msg(strstr(line, " score cp 35 upperbound nodes 12345 ") != NULL, "%s", line);
+}
+END_TEST
+
+// Mate scores in moves of the side to move, negative when it is being mated.
+START_TEST(test_info_mate_scores) {
+    static const struct {
+        int score;
+        const char *text;
+    } cases[] = {
+        {SCORE_MATE - 1, " score mate 1 "},     {SCORE_MATE - 2, " score mate 1 "},
+        {SCORE_MATE - 3, " score mate 2 "},     {SCORE_MATE - 9, " score mate 5 "},
+        {-(SCORE_MATE - 2), " score mate -1 "}, {-(SCORE_MATE - 4), " score mate -2 "},
+        {-SCORE_MATE, " score mate 0 "},        {SCORE_MATE_IN_MAX - 1, " score cp "},
+    };
+    char line[INFO_LINE_MAX];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        SearchReport r = make_report(cases[i].score);
+        info_format(&r, false, line, sizeof line);
+        ck_assert_msg(strstr(line, cases[i].text) != NULL, "score %d gave '%s'", cases[i].score,
+                      line);
+    }
+}
+END_TEST
+
+START_TEST(test_info_bestmove) {
+    char line[96];
+    SearchResult res = {.best = "d6", .ponder = "b4"};
+    info_bestmove(&res, line, sizeof line);
+    ck_assert_str_eq(line, "bestmove d6 ponder b4");
+    res.ponder[0] = '\0';
+    info_bestmove(&res, line, sizeof line);
+    ck_assert_str_eq(line, "bestmove d6");
+    strcpy(res.best, "(none)");
+    info_bestmove(&res, line, sizeof line);
+    ck_assert_str_eq(line, "bestmove (none)");
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
+// go, stop, ponderhit: the search runs on its thread while commands keep coming
+
+// Seconds to wait for a search that should end: generous, for the sanitizer build on a
+// loaded machine.
+#define SEARCH_WAIT 20.0
+#define THREE_MATE_IN_1 "WW1/3/BB1 w 1 1 0 3" // white places c3 and wins
+
+static void sleep_ms(int ms) {
+    struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
+
+// How many lines of text start with prefix.
+static int count_prefix(const char *text, const char *prefix) {
+    int n = 0;
+    size_t plen = strlen(prefix);
+    for (const char *l = text; *l;) {
+        n += !strncmp(l, prefix, plen);
+        const char *end = strchr(l, '\n');
+        if (!end)
+            break;
+        l = end + 1;
+    }
+    return n;
+}
+
+// Wait up to timeout seconds for a line starting with prefix among the lines written since
+// the last take_output.
+static bool wait_for_lines(Session *s, const char *prefix, int count, double timeout);
+
+static bool wait_for_line(Session *s, const char *prefix, double timeout) {
+    return wait_for_lines(s, prefix, 1, timeout);
+}
+
+// Wait up to timeout seconds for count lines starting with prefix among the lines written
+// since the last take_output.
+static bool wait_for_lines(Session *s, const char *prefix, int count, double timeout) {
+    double t0 = seconds();
+    for (;;) {
+        char *text = peek_output(s);
+        bool found = count_prefix(text, prefix) >= count;
+        free(text);
+        if (found)
+            return true;
+        if (seconds() - t0 > timeout)
+            return false;
+        sleep_ms(1);
+    }
+}
+
+// Wait for the search's bestmove, join its thread and return everything written since the
+// last take_output.
+static const char *finish_search(Session *s) {
+    bool ok = wait_for_line(s, "bestmove ", SEARCH_WAIT);
+    uci_stop_search(&s->uci);
+    ck_assert_msg(ok, "no bestmove within %.0f s", SEARCH_WAIT);
+    return take_output(s);
+}
+
+// The start of the last line of text.
+static const char *last_line(const char *text) {
+    const char *l = text + strlen(text);
+    if (l > text && l[-1] == '\n')
+        l--;
+    while (l > text && l[-1] != '\n')
+        l--;
+    return l;
+}
+
+// Read the one bestmove line of text into best and ponder ("" when absent).
+static void get_bestmove(const char *text, char *best, char *ponder, size_t n) {
+    char rest[256], a[64] = "", kw[64] = "", b[64] = "", extra[64] = "";
+    int lines = count_prefix(text, "bestmove");
+    ck_assert_msg(lines == 1, "%d bestmove lines in:\n%.3000s", lines, text);
+    ck_assert(line_after(text, "bestmove ", rest, sizeof rest));
+    int k = sscanf(rest, "%63s %63s %63s %63s", a, kw, b, extra);
+    ck_assert_msg(k == 1 || (k == 3 && !strcmp(kw, "ponder")), "bad line 'bestmove %s'", rest);
+    ck_assert_msg(!strchr(rest, '\t') && !strstr(rest, "  ") && rest[strlen(rest) - 1] != ' ',
+                  "bad spacing in 'bestmove %s'", rest);
+    snprintf(best, n, "%s", a);
+    snprintf(ponder, n, "%s", k == 3 ? b : "");
+}
+
+// Whether move is one of the legal moves of the session's position.
+static bool is_legal(Session *s, const char *move) {
+    static char buf[16384];
+    static char *tok[2048];
+    if (!strcmp(move, "(none)"))
+        return false;
+    int n = split_moves(execute(s, "moves"), buf, sizeof buf, tok, 2048);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(tok[i], move))
+            return true;
+    return false;
+}
+
+// Check a finished search's output: exactly one bestmove, legal in the session's position,
+// and its ponder move legal after it. The position is set again from its string afterwards.
+static void assert_good_bestmove(Session *s, const char *text, char *best_out, size_t n) {
+    char best[64], ponder[64], fen[128], line[512];
+    char *copy = strdup(text);
+    ck_assert_ptr_nonnull(copy);
+    get_bestmove(copy, best, ponder, sizeof best);
+    free(copy);
+    ck_assert_msg(is_legal(s, best), "bestmove %s is not legal", best);
+    if (ponder[0]) {
+        get_fen(s, fen, sizeof fen);
+        snprintf(line, sizeof line, "position fen %s moves %s", fen, best);
+        ck_assert_str_eq(execute(s, line), "");
+        ck_assert_msg(is_legal(s, ponder), "ponder %s is not legal after %s", ponder, best);
+        snprintf(line, sizeof line, "position fen %s", fen);
+        ck_assert_str_eq(execute(s, line), "");
+    }
+    if (best_out)
+        snprintf(best_out, n, "%s", best);
+}
+
+typedef struct Info {
+    int depth, seldepth, multipv;
+    bool mate;
+    long long score; // centi-men, or moves to mate
+    bool has_wdl;
+    long long nodes, nps, hashfull, time;
+    char first[64]; // the first move of the pv
+} Info;
+
+// Read a decimal number token (negative only when sign) into v.
+static bool read_number(const char *tok, bool sign, long long *v) {
+    const char *d = sign && *tok == '-' ? tok + 1 : tok;
+    if (!*d || strspn(d, "0123456789") != strlen(d) || strlen(d) > 18)
+        return false;
+    *v = strtoll(tok, NULL, 10);
+    return true;
+}
+
+// Parse an info line against the contract: keywords in order, numbers numeric, single spaces.
+static void parse_info(const char *line, Info *in) {
+    char buf[4096], *tok[1024];
+    int n = 0, i = 0;
+    long long v[3];
+    ck_assert_msg(strlen(line) < sizeof buf, "info line too long");
+    ck_assert_msg(!strstr(line, "  ") && line[strlen(line) - 1] != ' ' && !strchr(line, '\t'),
+                  "bad spacing: '%s'", line);
+    strcpy(buf, line);
+    for (char *save, *t = strtok_r(buf, " ", &save); t && n < 1024; t = strtok_r(NULL, " ", &save))
+        tok[n++] = t;
+#define KEYWORD(k)                                                                                 \
+    ck_assert_msg(i < n && !strcmp(tok[i], k), "expected '%s' at token %d of '%s'", k, i, line), i++
+#define NUMBER(sign, out)                                                                          \
+    ck_assert_msg(i < n && read_number(tok[i], sign, out), "token %d of '%s' is not a number", i,  \
+                  line),                                                                           \
+        i++
+    memset(in, 0, sizeof *in);
+    KEYWORD("info");
+    KEYWORD("depth");
+    NUMBER(false, &v[0]);
+    in->depth = (int)v[0];
+    KEYWORD("seldepth");
+    NUMBER(false, &v[0]);
+    in->seldepth = (int)v[0];
+    KEYWORD("multipv");
+    NUMBER(false, &v[0]);
+    in->multipv = (int)v[0];
+    KEYWORD("score");
+    ck_assert_msg(i < n && (!strcmp(tok[i], "cp") || !strcmp(tok[i], "mate")),
+                  "no cp or mate after score in '%s'", line);
+    in->mate = !strcmp(tok[i++], "mate");
+    NUMBER(true, &in->score);
+    ck_assert_msg(!in->mate || in->score != 0, "mate 0 in '%s'", line);
+    if (i < n && (!strcmp(tok[i], "lowerbound") || !strcmp(tok[i], "upperbound")))
+        i++;
+    if (i < n && !strcmp(tok[i], "wdl")) {
+        i++;
+        NUMBER(false, &v[0]);
+        NUMBER(false, &v[1]);
+        NUMBER(false, &v[2]);
+        ck_assert_msg(v[0] + v[1] + v[2] == 1000, "wdl does not add up to 1000: '%s'", line);
+        in->has_wdl = true;
+    }
+    KEYWORD("nodes");
+    NUMBER(false, &in->nodes);
+    KEYWORD("nps");
+    NUMBER(false, &in->nps);
+    KEYWORD("hashfull");
+    NUMBER(false, &in->hashfull);
+    KEYWORD("time");
+    NUMBER(false, &in->time);
+    KEYWORD("pv");
+    ck_assert_msg(i < n, "empty pv in '%s'", line);
+    snprintf(in->first, sizeof in->first, "%s", tok[i]);
+#undef KEYWORD
+#undef NUMBER
+    ck_assert_msg(in->depth >= 1 && in->multipv >= 1, "'%s'", line);
+    ck_assert_msg(in->hashfull <= 1000, "hashfull over 1000: '%s'", line);
+    ck_assert_msg(in->nps == in->nodes * 1000 / (in->time > 1 ? in->time : 1),
+                  "nps is not nodes * 1000 / time: '%s'", line);
+}
+
+// Parse every info line of text except `info string`; return how many there are.
+static int parse_infos(const char *text, Info *infos, int max) {
+    int n = 0;
+    for (const char *l = text; *l;) {
+        const char *end = strchr(l, '\n');
+        size_t len = end ? (size_t)(end - l) : strlen(l);
+        if (len > 5 && !strncmp(l, "info ", 5) && strncmp(l, "info string", 11)) {
+            char *line = strndup(l, len);
+            ck_assert_ptr_nonnull(line);
+            ck_assert_msg(n < max, "too many info lines");
+            parse_info(line, &infos[n++]);
+            free(line);
+        }
+        if (!end)
+            break;
+        l = end + 1;
+    }
+    return n;
+}
+
+static const char *const VARIANT_IDS[] = {"nine",   "twelve",     "eleven",  "morabaraba",
+                                          "lasker", "six",        "five",    "seven",
+                                          "three",  "nine-holes", "tapatan", "achi"};
+
+// go depth 1 answers a legal move in every variant, from the start and after a few moves.
+START_TEST(test_go_depth1_variants) {
+    Session s;
+    char line[256], best[64];
+    session_open(&s);
+    snprintf(line, sizeof line, "setoption name UCI_Variant value %s", VARIANT_IDS[_i]);
+    ck_assert_str_eq(execute(&s, line), "");
+    for (int ply = 0; ply < 4; ply++) {
+        uci_execute(&s.uci, "go depth 1");
+        const char *out = finish_search(&s);
+        ck_assert_msg(count_prefix(out, "info depth 1 ") >= 1, "no depth 1 info:\n%s", out);
+        assert_good_bestmove(&s, out, best, sizeof best);
+        char fen[128];
+        get_fen(&s, fen, sizeof fen);
+        snprintf(line, sizeof line, "position fen %s moves %s", fen, best);
+        ck_assert_str_eq(execute(&s, line), "");
+    }
+    session_close(&s);
+}
+END_TEST
+
+// A finished game: bestmove (none), at once for a limited search, on stop for an infinite one.
+START_TEST(test_go_game_over) {
+    Session s;
+    session_open(&s);
+    ck_assert_str_eq(execute(&s, "setoption name UCI_Variant value three"), "");
+    ck_assert_str_eq(execute(&s, "position fen " THREE_WON), "");
+    uci_execute(&s.uci, "go depth 1");
+    ck_assert_str_eq(finish_search(&s), "bestmove (none)\n");
+    uci_execute(&s.uci, "go movetime 50");
+    ck_assert_str_eq(finish_search(&s), "bestmove (none)\n");
+    uci_execute(&s.uci, "go infinite");
+    sleep_ms(50);
+    ck_assert_str_eq(take_output(&s), "");
+    ck_assert_str_eq(execute(&s, "stop"), "bestmove (none)\n");
+    // A draw by the N-move rule ends the game as well.
+    ck_assert_str_eq(execute(&s, "setoption name UCI_Variant value nine"), "");
+    ck_assert_str_eq(execute(&s, "setoption name NMoveRule value 4"), "");
+    ck_assert_str_eq(execute(&s, "position fen " NINE_3MEN), "");
+    uci_execute(&s.uci, "go depth 2");
+    ck_assert_str_eq(finish_search(&s), "bestmove (none)\n");
+    session_close(&s);
+}
+END_TEST
+
+// go depth 3: info lines in the contract's format, deepening to 3, then the bestmove, which is
+// the first move of the last principal variation.
+START_TEST(test_go_info_format) {
+    Session s;
+    Info infos[64];
+    char best[64];
+    session_open(&s);
+    ck_assert_str_eq(execute(&s, "position startpos moves d7 g7 g4 a7"), "");
+    uci_execute(&s.uci, "go depth 3");
+    const char *out = finish_search(&s);
+    ck_assert_msg(printable_ascii(out), "%s", out);
+    ck_assert_msg(!strncmp(last_line(out), "bestmove ", 9), "bestmove is not the last line:\n%s",
+                  out);
+    int n = parse_infos(out, infos, 64);
+    ck_assert_int_ge(n, 1);
+    for (int i = 0; i < n; i++) {
+        ck_assert_int_eq(infos[i].multipv, 1);
+        ck_assert_msg(!infos[i].has_wdl, "wdl without UCI_ShowWDL:\n%s", out);
+        ck_assert_int_le(infos[i].depth, 3);
+        if (i > 0) {
+            ck_assert_int_ge(infos[i].depth, infos[i - 1].depth);
+            ck_assert(infos[i].nodes >= infos[i - 1].nodes);
+            ck_assert(infos[i].time >= infos[i - 1].time);
+        }
+    }
+    ck_assert_int_eq(infos[n - 1].depth, 3);
+    char *copy = strdup(out);
+    assert_good_bestmove(&s, copy, best, sizeof best);
+    ck_assert_str_eq(best, infos[n - 1].first);
+    free(copy);
+    session_close(&s);
+}
+END_TEST
+
+// UCI_ShowWDL adds `wdl w d l` to every info line.
+START_TEST(test_go_show_wdl) {
+    Session s;
+    Info infos[64];
+    session_open(&s);
+    ck_assert_str_eq(execute(&s, "setoption name UCI_ShowWDL value true"), "");
+    uci_execute(&s.uci, "go depth 3");
+    const char *out = finish_search(&s);
+    int n = parse_infos(out, infos, 64);
+    ck_assert_int_ge(n, 1);
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(infos[i].has_wdl, "no wdl:\n%s", out);
+    ck_assert_str_eq(execute(&s, "setoption name UCI_ShowWDL value false"), "");
+    uci_execute(&s.uci, "go depth 2");
+    out = finish_search(&s);
+    n = parse_infos(out, infos, 64);
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(!infos[i].has_wdl, "wdl after switching it off:\n%s", out);
+    session_close(&s);
+}
+END_TEST
+
+// stop ends an infinite search at once with exactly one legal bestmove; later stops are silent.
+START_TEST(test_go_infinite_stop) {
+    static const char *const gos[] = {"go infinite", "go", "go searchmoves d6 b4", "go winc 100"};
+    Session s;
+    session_open(&s);
+    for (size_t i = 0; i < sizeof gos / sizeof gos[0]; i++) {
+        uci_execute(&s.uci, gos[i]);
+        sleep_ms(100);
+        char *text = peek_output(&s);
+        ck_assert_msg(count_prefix(text, "bestmove") == 0, "'%s' ended by itself:\n%s", gos[i],
+                      text);
+        free(text);
+        double t0 = seconds();
+        uci_execute(&s.uci, "stop");
+        double t = seconds() - t0;
+        ck_assert_msg(t < 2.0, "stop took %.2f s", t);
+        char *out = strdup(take_output(&s));
+        ck_assert_ptr_nonnull(out);
+        assert_good_bestmove(&s, out, NULL, 0);
+        free(out);
+        ck_assert_str_eq(execute(&s, "stop"), "");
+        ck_assert_str_eq(execute(&s, "ponderhit"), "");
+    }
+    session_close(&s);
+}
+END_TEST
+
+// stop and ponderhit without a search are ignored, also after a search ended by itself.
+START_TEST(test_stop_when_idle) {
+    Session s;
+    session_open(&s);
+    ck_assert_str_eq(execute(&s, "stop"), "");
+    ck_assert_str_eq(execute(&s, "ponderhit"), "");
+    uci_execute(&s.uci, "go depth 1");
+    ck_assert(wait_for_line(&s, "bestmove", SEARCH_WAIT));
+    take_output(&s);
+    ck_assert_str_eq(execute(&s, "stop"), "");
+    ck_assert_str_eq(execute(&s, "ponderhit"), "");
+    ck_assert_str_eq(execute(&s, "stop"), "");
+    session_close(&s);
+}
+END_TEST
+
+// isready, d, moves, eval, uci and help answer during a search without stopping it.
+START_TEST(test_commands_during_search) {
+    static const char *const reading[] = {"isready", "d", "moves", "eval", "uci", "help"};
+    Session s;
+    session_open(&s);
+    uci_execute(&s.uci, "go infinite");
+    for (size_t i = 0; i < sizeof reading / sizeof reading[0]; i++) {
+        uci_execute(&s.uci, reading[i]);
+        char *text = peek_output(&s);
+        ck_assert_msg(count_prefix(text, "bestmove") == 0, "'%s' stopped the search:\n%s",
+                      reading[i], text);
+        ck_assert_msg(count_prefix(text, ERROR_PREFIX) == 0, "%s", text);
+        free(text);
+    }
+    const char *out = take_output(&s);
+    ck_assert_msg(count_prefix(out, "readyok") == 1, "%s", out);
+    ck_assert_msg(count_prefix(out, "uciok") == 1, "%s", out);
+    ck_assert_msg(count_prefix(out, "Position: " NINE_START) == 1, "%s", out);
+    out = execute(&s, "stop");
+    ck_assert_int_eq(count_prefix(out, "bestmove "), 1);
+    session_close(&s);
+}
+END_TEST
+
+// Each command that changes the state first stops the search: its bestmove comes before the
+// command's own replies, and the command then runs.
+static const char *const STOPPING[] = {
+    "position startpos moves d7",
+    "setoption name Hash value 8",
+    "setoption name UCI_Variant value six",
+    "setoption name Flying value false",
+    "ucinewgame",
+    "perft 1",
+    "bench 1",
+    "go depth 1",
+    "stop",
+    "quit",
+    "position garbage",
+};
+
+START_TEST(test_command_stops_search) {
+    const char *cmd = STOPPING[_i];
+    Session s;
+    session_open(&s);
+    uci_execute(&s.uci, "go infinite");
+    sleep_ms(20);
+    bool go_on = uci_execute(&s.uci, cmd);
+    ck_assert(go_on == (strcmp(cmd, "quit") != 0));
+    if (!strcmp(cmd, "go depth 1")) // the second search ends by itself
+        ck_assert(wait_for_lines(&s, "bestmove ", 2, SEARCH_WAIT));
+    uci_stop_search(&s.uci);
+    take_output(&s);
+    char *out = strdup(s.last);
+    ck_assert_ptr_nonnull(out);
+    // Only info lines precede the first bestmove, which is a legal move of the start.
+    const char *first = strstr(out, "bestmove ");
+    ck_assert_msg(first != NULL, "'%s' did not stop the search:\n%s", cmd, out);
+    for (const char *l = out; l < first; l = strchr(l, '\n') + 1)
+        ck_assert_msg(!strncmp(l, "info ", 5), "'%s' replied before the bestmove:\n%s", cmd, out);
+    char best[64];
+    sscanf(first, "bestmove %63s", best);
+    bool start_point = false;
+    for (int i = 0; i < NINE_NPOINTS; i++)
+        start_point |= !strcmp(best, NINE_POINTS[i]);
+    ck_assert_msg(start_point, "bestmove %s is not a move of the start", best);
+    ck_assert_int_eq(count_prefix(out, "bestmove "), strcmp(cmd, "go depth 1") ? 1 : 2);
+    if (!strcmp(cmd, "perft 1"))
+        ck_assert_msg(has_line(out, "Nodes searched: 24"), "%s", out);
+    if (!strcmp(cmd, "position startpos moves d7")) {
+        char fen[128];
+        get_fen(&s, fen, sizeof fen);
+        ck_assert_str_eq(fen, "1W1/3/3/6/3/3/3 b 8 9 0 1");
+    }
+    if (!strcmp(cmd, "position garbage"))
+        ck_assert_int_eq(count_prefix(out, ERROR_PREFIX), 1);
+    free(out);
+    session_close(&s);
+}
+END_TEST
+
+// quit during a search stops it; through uci_loop the loop returns with one bestmove.
+START_TEST(test_quit_during_search) {
+    Session s;
+    session_open(&s);
+    uci_execute(&s.uci, "go infinite");
+    sleep_ms(20);
+    ck_assert(!uci_execute(&s.uci, "quit"));
+    ck_assert_int_eq(count_prefix(take_output(&s), "bestmove "), 1);
+    session_close(&s);
+
+    const char *script = "go infinite\nisready\nquit\nisready\n";
+    double t0 = seconds();
+    char *out = run_loop(script, strlen(script));
+    ck_assert_msg(seconds() - t0 < 5.0, "quit took %.1f s", seconds() - t0);
+    ck_assert_int_eq(count_prefix(out, "readyok"), 1);
+    ck_assert_int_eq(count_prefix(out, "bestmove "), 1);
+    free(out);
+
+    // A session freed while searching stops the search too.
+    session_open(&s);
+    uci_execute(&s.uci, "go infinite");
+    sleep_ms(20);
+    uci_free(&s.uci);
+    ck_assert_int_eq(count_prefix(take_output(&s), "bestmove "), 1);
+    session_close(&s); // a second uci_free does nothing
+}
+END_TEST
+
+// At end of input a running search is stopped and its bestmove printed before uci_loop returns.
+// At end of input a search that would never end (infinite, bare go, ponder) is stopped; a
+// search with its own limit finishes first, so that a piped script gets what it asked for.
+START_TEST(test_eof_during_search) {
+    static const char *const scripts[] = {
+        "go infinite\n",
+        "go\n",
+        "go ponder movetime 100000\n",
+        "position startpos moves d7\ngo movetime 300",
+        "uci\nisready\nposition startpos\ngo depth 2\n",
+    };
+    for (size_t i = 0; i < sizeof scripts / sizeof scripts[0]; i++) {
+        double t0 = seconds();
+        char *out = run_loop(scripts[i], strlen(scripts[i]));
+        ck_assert_msg(seconds() - t0 < 5.0, "end of input took %.1f s", seconds() - t0);
+        ck_assert_msg(count_prefix(out, "bestmove ") == 1, "script %zu gave:\n%s", i, out);
+        ck_assert(count_prefix(out, ERROR_PREFIX) == 0);
+        free(out);
+    }
+    // The limited searches ran to their limit: depth 2 was reached, and 300 ms were used.
+    double t0 = seconds();
+    char *out = run_loop(scripts[3], strlen(scripts[3]));
+    ck_assert_msg(seconds() - t0 >= 0.25, "go movetime 300 ended after %.2f s at end of input",
+                  seconds() - t0);
+    free(out);
+    out = run_loop(scripts[4], strlen(scripts[4]));
+    ck_assert_msg(strstr(out, "info depth 2 ") != NULL, "go depth 2 did not reach depth 2:\n%s",
+                  out);
+    free(out);
+}
+END_TEST
+
+// go movetime 100 answers by itself within 100 ms and some slack (the engine may stop early
+// when its best move is stable).
+START_TEST(test_go_movetime) {
+    Session s;
+    session_open(&s);
+    double t0 = seconds();
+    uci_execute(&s.uci, "go movetime 100");
+    ck_assert(wait_for_line(&s, "bestmove", SEARCH_WAIT));
+    double t = seconds() - t0;
+    const char *out = finish_search(&s);
+    ck_assert_msg(t < 1.0, "go movetime 100 took %.3f s", t);
+    char *copy = strdup(out);
+    assert_good_bestmove(&s, copy, NULL, 0);
+    free(copy);
+    // With clocks the search also ends by itself, well within the time left.
+    t0 = seconds();
+    uci_execute(&s.uci, "go wtime 3000 btime 3000 winc 0 binc 0");
+    ck_assert(wait_for_line(&s, "bestmove", SEARCH_WAIT));
+    t = seconds() - t0;
+    finish_search(&s);
+    ck_assert_msg(t < 1.5, "3 s on the clock, the search took %.3f s", t);
+    session_close(&s);
+}
+END_TEST
+
+// go nodes ends the search by itself near the node budget.
+START_TEST(test_go_nodes) {
+    enum { BUDGET = 3000 };
+    Session s;
+    Info infos[128];
+    session_open(&s);
+    uci_execute(&s.uci, "go nodes 3000");
+    const char *out = finish_search(&s);
+    int n = parse_infos(out, infos, 128);
+    // The budget is checked every thousand nodes or so.
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(infos[i].nodes < BUDGET + 4096, "%lld nodes for a budget of %d",
+                      infos[i].nodes, BUDGET);
+    char *copy = strdup(out);
+    assert_good_bestmove(&s, copy, NULL, 0);
+    free(copy);
+    session_close(&s);
+}
+END_TEST
+
+// go mate 1 finds the mill that wins three men's morris, reported as mate 1.
+START_TEST(test_go_mate) {
+    Session s;
+    Info infos[16];
+    char best[64], ponder[64];
+    session_open(&s);
+    ck_assert_str_eq(execute(&s, "setoption name UCI_Variant value three"), "");
+    ck_assert_str_eq(execute(&s, "position fen " THREE_MATE_IN_1), "");
+    uci_execute(&s.uci, "go mate 1");
+    const char *out = finish_search(&s);
+    int n = parse_infos(out, infos, 16);
+    ck_assert_int_ge(n, 1);
+    ck_assert_msg(infos[n - 1].mate && infos[n - 1].score == 1, "not mate 1:\n%s", out);
+    get_bestmove(out, best, ponder, sizeof best);
+    ck_assert_str_eq(best, "c3");
+    ck_assert_str_eq(ponder, "");
+    // The same from a plain depth-limited search.
+    uci_execute(&s.uci, "go depth 3");
+    out = finish_search(&s);
+    n = parse_infos(out, infos, 16);
+    ck_assert_msg(n >= 1 && infos[n - 1].mate && infos[n - 1].score == 1, "%s", out);
+    session_close(&s);
+}
+END_TEST
+
+// searchmoves keeps the search to the moves listed.
+START_TEST(test_go_searchmoves) {
+    Session s;
+    Info infos[64];
+    char best[64];
+    session_open(&s);
+    uci_execute(&s.uci, "go depth 3 searchmoves a1 g7");
+    const char *out = finish_search(&s);
+    int n = parse_infos(out, infos, 64);
+    ck_assert_int_ge(n, 1);
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(!strcmp(infos[i].first, "a1") || !strcmp(infos[i].first, "g7"), "%s", out);
+    char *copy = strdup(out);
+    assert_good_bestmove(&s, copy, best, sizeof best);
+    free(copy);
+    ck_assert_msg(!strcmp(best, "a1") || !strcmp(best, "g7"), "bestmove %s", best);
+    // One move: that move; with MultiPV above the number of moves, one line per move.
+    ck_assert_str_eq(execute(&s, "setoption name MultiPV value 3"), "");
+    uci_execute(&s.uci, "go depth 2 searchmoves d6");
+    out = finish_search(&s);
+    n = parse_infos(out, infos, 64);
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(infos[i].multipv == 1 && !strcmp(infos[i].first, "d6"), "%s", out);
+    copy = strdup(out);
+    assert_good_bestmove(&s, copy, best, sizeof best);
+    free(copy);
+    ck_assert_str_eq(best, "d6");
+    session_close(&s);
+}
+END_TEST
+
+// MultiPV 3: each depth reports lines multipv 1, 2, 3 with different first moves.
+START_TEST(test_go_multipv) {
+    Session s;
+    Info infos[128];
+    session_open(&s);
+    ck_assert_str_eq(execute(&s, "setoption name MultiPV value 3"), "");
+    uci_execute(&s.uci, "go depth 3");
+    const char *out = finish_search(&s);
+    int n = parse_infos(out, infos, 128);
+    ck_assert_msg(n >= 3 && n % 3 == 0, "%d info lines:\n%s", n, out);
+    for (int i = 0; i < n; i += 3) {
+        for (int k = 0; k < 3; k++) {
+            ck_assert_msg(infos[i + k].multipv == k + 1, "%s", out);
+            ck_assert_int_eq(infos[i + k].depth, infos[i].depth);
+        }
+        ck_assert_msg(strcmp(infos[i].first, infos[i + 1].first) &&
+                          strcmp(infos[i].first, infos[i + 2].first) &&
+                          strcmp(infos[i + 1].first, infos[i + 2].first),
+                      "repeated first moves:\n%s", out);
+    }
+    ck_assert_int_eq(infos[n - 1].depth, 3);
+    char best[64];
+    char *copy = strdup(out);
+    assert_good_bestmove(&s, copy, best, sizeof best);
+    free(copy);
+    ck_assert_str_eq(best, infos[n - 3].first);
+    // Fewer legal moves than MultiPV: one line per move at most.
+    ck_assert_str_eq(execute(&s, "setoption name MultiPV value 64"), "");
+    ck_assert_str_eq(execute(&s, "setoption name UCI_Variant value three"), "");
+    ck_assert_str_eq(execute(&s, "position startpos moves b2 a1 c3"), "");
+    uci_execute(&s.uci, "go depth 2");
+    out = finish_search(&s);
+    n = parse_infos(out, infos, 128);
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(infos[i].multipv <= 6, "%s", out);
+    session_close(&s);
+}
+END_TEST
+
+// The engine options take effect and the search still answers legal moves.
+START_TEST(test_engine_options) {
+    Session s;
+    session_open(&s);
+    ck_assert_str_eq(execute(&s, "setoption name Hash value 1"), "");
+    ck_assert_msg(has_line(execute(&s, "uci"), "option name Hash type spin default 1 min 1 max "
+                                               "65536"),
+                  "%s", s.last);
+    uci_execute(&s.uci, "go depth 4");
+    char *out = strdup(finish_search(&s));
+    assert_good_bestmove(&s, out, NULL, 0);
+    free(out);
+    ck_assert_str_eq(execute(&s, "setoption name hash value 64"), "");
+    ck_assert_str_eq(execute(&s, "setoption name Clear Hash"), "");
+    ck_assert_str_eq(execute(&s, "setoption name clear hash value whatever"), "");
+    ck_assert_str_eq(execute(&s, "setoption name Threads value 2"), "");
+    ck_assert_str_eq(execute(&s, "setoption name Ponder value true"), "");
+    ck_assert_str_eq(execute(&s, "setoption name move overhead value 0"), "");
+    ck_assert_str_eq(execute(&s, "setoption name MultiPV value 2"), "");
+    const char *uci = execute(&s, "uci");
+    ck_assert_msg(has_line(uci, "option name Hash type spin default 64 min 1 max 65536") &&
+                      has_line(uci, "option name Threads type spin default 2 min 1 max 256") &&
+                      has_line(uci, "option name Ponder type check default true") &&
+                      has_line(uci, "option name MultiPV type spin default 2 min 1 max 64") &&
+                      has_line(uci, "option name Move Overhead type spin default 0 min 0 max 5000"),
+                  "%s", uci);
+    // Two threads: a limited search and a stopped infinite one both answer legal moves.
+    uci_execute(&s.uci, "go depth 5");
+    out = strdup(finish_search(&s));
+    assert_good_bestmove(&s, out, NULL, 0);
+    free(out);
+    uci_execute(&s.uci, "go infinite");
+    sleep_ms(100);
+    out = strdup(execute(&s, "stop"));
+    assert_good_bestmove(&s, out, NULL, 0);
+    free(out);
+    ck_assert_str_eq(execute(&s, "ucinewgame"), "");
+    session_close(&s);
+}
+END_TEST
+
+// Pondering: no time limit until ponderhit; then the search runs on the clock from the
+// ponderhit and answers by itself.
+START_TEST(test_go_ponder_ponderhit) {
+    Session s;
+    session_open(&s);
+    ck_assert_str_eq(execute(&s, "setoption name Move Overhead value 0"), "");
+    ck_assert_str_eq(execute(&s, "position startpos moves d7"), "");
+    uci_execute(&s.uci, "go ponder movetime 200");
+    sleep_ms(400);
+    char *text = peek_output(&s);
+    ck_assert_msg(count_prefix(text, "bestmove") == 0, "the ponder search ended:\n%s", text);
+    free(text);
+    double t0 = seconds();
+    uci_execute(&s.uci, "ponderhit");
+    ck_assert(wait_for_line(&s, "bestmove", SEARCH_WAIT));
+    double t = seconds() - t0;
+    char *out = strdup(finish_search(&s));
+    // The clock starts at the ponderhit: no answer at once, one within the movetime and slack.
+    // (A stable best move may let the engine stop before the full movetime.)
+    ck_assert_msg(t >= 0.05 && t < 1.5, "bestmove %.3f s after ponderhit, movetime 200", t);
+    assert_good_bestmove(&s, out, NULL, 0);
+    free(out);
+
+    // With clocks: no stop on time while pondering, a prompt answer after ponderhit.
+    uci_execute(&s.uci, "go ponder wtime 1000 btime 1000");
+    sleep_ms(300);
+    text = peek_output(&s);
+    ck_assert_msg(count_prefix(text, "bestmove") == 0, "the ponder search ended:\n%s", text);
+    free(text);
+    t0 = seconds();
+    uci_execute(&s.uci, "ponderhit");
+    ck_assert(wait_for_line(&s, "bestmove", SEARCH_WAIT));
+    t = seconds() - t0;
+    finish_search(&s);
+    ck_assert_msg(t < 0.8, "bestmove %.3f s after ponderhit with 1 s on the clock", t);
+
+    // A ponder miss: stop ends the ponder search with one bestmove.
+    uci_execute(&s.uci, "go ponder wtime 1000 btime 1000");
+    sleep_ms(50);
+    ck_assert_int_eq(count_prefix(execute(&s, "stop"), "bestmove "), 1);
+    session_close(&s);
+}
+END_TEST
+
+static const char *const BAD_GOS[] = {
+    "go depth",
+    "go depth 0",
+    "go depth -1",
+    "go depth abc",
+    "go depth 1.5",
+    "go depth 3x",
+    "go depth 99999999999999999999",
+    "go nodes 0",
+    "go nodes -5",
+    "go movetime 0",
+    "go movetime -10",
+    "go mate 0",
+    "go mate -2",
+    "go wtime abc",
+    "go wtime",
+    "go winc -1",
+    "go binc x",
+    "go movestogo -1",
+    "go foo",
+    "go depth 2 foo",
+    "go infinite bar",
+    "go 5",
+    "go Depth 3",
+    "go searchmoves",
+    "go depth 2 searchmoves",
+    "go searchmoves zz",
+    "go depth 2 searchmoves d7 zz",
+    "go searchmoves d7-g7",
+    "go depth \x01\xff",
+};
+
+// A bad go gives one error line and starts no search.
+START_TEST(test_go_bad) {
+    Session s;
+    char in[256];
+    session_open(&s);
+    const char *out = execute(&s, BAD_GOS[_i]);
+    assert_one_error(out, escaped(BAD_GOS[_i], in, sizeof in));
+    ck_assert_msg(printable_ascii(out), "%s", out);
+    ck_assert(!s.uci.searching);
+    sleep_ms(20);
+    ck_assert_str_eq(execute(&s, "stop"), "");
+    session_close(&s);
+}
+END_TEST
+
+// Negative clock times (a GUI's engine overstepped a margin) are read as no time left.
+START_TEST(test_go_negative_clock) {
+    Session s;
+    session_open(&s);
+    double t0 = seconds();
+    uci_execute(&s.uci, "go wtime -50 btime -50");
+    char *out = strdup(finish_search(&s));
+    ck_assert_msg(seconds() - t0 < 1.0, "took %.2f s with no time left", seconds() - t0);
+    assert_good_bestmove(&s, out, NULL, 0);
+    free(out);
+    session_close(&s);
+}
+END_TEST
+
+// A new go while one runs: the first answers its bestmove, then the second runs.
+START_TEST(test_go_twice) {
+    Session s;
+    session_open(&s);
+    uci_execute(&s.uci, "go infinite");
+    sleep_ms(20);
+    uci_execute(&s.uci, "go depth 2");
+    ck_assert(wait_for_lines(&s, "bestmove ", 2, SEARCH_WAIT));
+    const char *out = finish_search(&s);
+    ck_assert_int_eq(count_prefix(out, "bestmove "), 2);
+    ck_assert_msg(strstr(strstr(out, "bestmove "), "info depth 2 ") != NULL, "%s", out);
+    session_close(&s);
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
+// eval, bench
+
+START_TEST(test_eval) {
+    Session s;
+    session_open(&s);
+    const char *out = execute(&s, "eval");
+    ck_assert_int_ge(count_lines(out), 2);
+    ck_assert_msg(count_prefix(out, ERROR_PREFIX) == 0 && printable_ascii(out), "%s", out);
+    ck_assert_str_eq(execute(&s, "position startpos moves " NINE_18), "");
+    char *before = snapshot(&s);
+    out = execute(&s, "eval");
+    ck_assert_int_ge(count_lines(out), 2);
+    char *after = snapshot(&s);
+    ck_assert_str_eq(before, after);
+    free(before);
+    free(after);
+    // A finished game is evaluated too.
+    ck_assert_str_eq(execute(&s, "setoption name UCI_Variant value three"), "");
+    ck_assert_str_eq(execute(&s, "position fen " THREE_WON), "");
+    ck_assert_int_ge(count_lines(execute(&s, "eval")), 2);
+    session_close(&s);
+}
+END_TEST
+
+// Strip the nps of the bench's last line: what stays must be the same on every run.
+static void strip_nps(char *text) {
+    char *last = (char *)last_line(text);
+    char *nps = strstr(last, " nodes ");
+    ck_assert_msg(nps != NULL, "no ' nodes ' in the last line '%s'", last);
+    strcpy(nps, " nodes\n");
+}
+
+// bench: one line per position, then `<nodes> nodes <nps> nps`; the same count on every run;
+// the session's position and options are left alone.
+START_TEST(test_bench) {
+    Session s;
+    session_open(&s);
+    ck_assert_str_eq(execute(&s, "setoption name UCI_Variant value six"), "");
+    ck_assert_str_eq(execute(&s, "setoption name Hash value 2"), "");
+    ck_assert_str_eq(execute(&s, "position startpos moves a5 b4"), "");
+    char *before = snapshot(&s);
+    char *first = execute_copy(&s, "bench 3");
+    char *second = execute_copy(&s, "bench 3");
+    char *after = snapshot(&s);
+    ck_assert_str_eq(before, after);
+    int n = count_lines(first);
+    ck_assert_int_ge(n, 13);
+    ck_assert(printable_ascii(first));
+    const char *last = last_line(first);
+    unsigned long long nodes, nps;
+    char tail[8];
+    ck_assert_msg(sscanf(last, "%llu nodes %llu nps%7s", &nodes, &nps, tail) == 2 && nodes > 0,
+                  "last line '%s'", last);
+    ck_assert_msg(count_prefix(first, ERROR_PREFIX) == 0 && !strstr(first, "error"), "%s", first);
+    // Every variant is in it.
+    for (size_t i = 0; i < sizeof VARIANT_IDS / sizeof VARIANT_IDS[0]; i++) {
+        char pattern[32];
+        snprintf(pattern, sizeof pattern, " %s ", VARIANT_IDS[i]);
+        ck_assert_msg(strstr(first, pattern) != NULL, "no %s in:\n%s", VARIANT_IDS[i], first);
+    }
+    // Per position: "<i>/<n> <variant> <position>: bestmove <m> nodes <k>", summing to nodes.
+    unsigned long long sum = 0;
+    for (const char *l = first; l < last; l = strchr(l, '\n') + 1) {
+        int i, total;
+        const char *bm = strstr(l, ": bestmove ");
+        ck_assert_msg(sscanf(l, "%d/%d ", &i, &total) == 2 && total == n - 1 && bm &&
+                          bm < strchr(l, '\n'),
+                      "bad line: %.200s", l);
+        unsigned long long k;
+        char move[64];
+        ck_assert_msg(sscanf(bm, ": bestmove %63s nodes %llu", move, &k) == 2, "%.200s", l);
+        ck_assert_msg(strcmp(move, "(none)"), "a finished game in the bench: %.200s", l);
+        sum += k;
+    }
+    ck_assert(sum == nodes);
+    strip_nps(first);
+    strip_nps(second);
+    ck_assert_str_eq(first, second);
+    free(first);
+    free(second);
+    free(before);
+    free(after);
+    session_close(&s);
+}
+END_TEST
+
+static const char *const BAD_BENCHES[] = {
+    "bench 0",   "bench -1", "bench x",   "bench 65",
+    "bench 2 3", "bench 2x", "bench 1e3", "bench 99999999999999999999"};
+
+START_TEST(test_bench_bad) {
+    char *out = run(BAD_BENCHES[_i]);
+    assert_one_error(out, BAD_BENCHES[_i]);
+    free(out);
+}
+END_TEST
+
 Suite *uci_suite(void) {
     Suite *s = suite_create("uci");
     int nbad_set = (int)(sizeof BAD_SETOPTIONS / sizeof BAD_SETOPTIONS[0]);
@@ -1134,6 +2158,10 @@ Suite *uci_suite(void) {
     int nunknown = (int)(sizeof UNKNOWN_COMMANDS / sizeof UNKNOWN_COMMANDS[0]);
     int nraw = (int)(sizeof RAW_BYTES / sizeof RAW_BYTES[0]);
     int nlong = (int)(sizeof LONG_LINE_HEADS / sizeof LONG_LINE_HEADS[0]);
+    int nvariants = (int)(sizeof VARIANT_IDS / sizeof VARIANT_IDS[0]);
+    int nbad_go = (int)(sizeof BAD_GOS / sizeof BAD_GOS[0]);
+    int nstopping = (int)(sizeof STOPPING / sizeof STOPPING[0]);
+    int nbad_bench = (int)(sizeof BAD_BENCHES / sizeof BAD_BENCHES[0]);
 
     TCase *tc = tcase_create("handshake");
     tcase_set_timeout(tc, 10);
@@ -1195,6 +2223,48 @@ Suite *uci_suite(void) {
     tcase_add_test(tc, test_framing_many_moves);
     tcase_add_test(tc, test_framing_quit);
     tcase_add_test(tc, test_loop_script);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("info");
+    tcase_set_timeout(tc, 10);
+    tcase_add_test(tc, test_info_format);
+    tcase_add_test(tc, test_info_mate_scores);
+    tcase_add_test(tc, test_info_bestmove);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("go");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_go_depth1_variants, 0, nvariants);
+    tcase_add_test(tc, test_go_game_over);
+    tcase_add_test(tc, test_go_info_format);
+    tcase_add_test(tc, test_go_show_wdl);
+    tcase_add_test(tc, test_go_mate);
+    tcase_add_test(tc, test_go_searchmoves);
+    tcase_add_test(tc, test_go_multipv);
+    tcase_add_test(tc, test_go_nodes);
+    tcase_add_test(tc, test_go_twice);
+    tcase_add_test(tc, test_go_negative_clock);
+    tcase_add_loop_test(tc, test_go_bad, 0, nbad_go);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("search thread");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_go_infinite_stop);
+    tcase_add_test(tc, test_stop_when_idle);
+    tcase_add_test(tc, test_commands_during_search);
+    tcase_add_loop_test(tc, test_command_stops_search, 0, nstopping);
+    tcase_add_test(tc, test_quit_during_search);
+    tcase_add_test(tc, test_eof_during_search);
+    tcase_add_test(tc, test_go_movetime);
+    tcase_add_test(tc, test_go_ponder_ponderhit);
+    tcase_add_test(tc, test_engine_options);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("eval and bench");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_eval);
+    tcase_add_test(tc, test_bench);
+    tcase_add_loop_test(tc, test_bench_bad, 0, nbad_bench);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("long lines");

@@ -11,5 +11,6 @@ Suite *movegen_suite(void);
 Suite *rules_suite(void);
 Suite *notation_suite(void);
 Suite *uci_suite(void);
+Suite *search_suite(void);
 
 #endif

@@ -8,11 +8,13 @@
 void tm_init(TimeManager *tm, const SearchLimits *lim, int side) {
     int64_t overhead = lim->move_overhead * 1000;
     tm->soft_us = tm->hard_us = INT64_MAX;
+    tm->fixed = false;
     if (lim->infinite)
         return;
     if (lim->movetime > 0) {
         int64_t t = lim->movetime * 1000 - overhead;
         tm->soft_us = tm->hard_us = t > MIN_BUDGET_US ? t : MIN_BUDGET_US;
+        tm->fixed = true;
         return;
     }
     if (lim->time[side] < 0)
@@ -51,6 +53,8 @@ bool tm_soft_stop(const TimeManager *tm, const SearchLimits *lim, const SearchHo
                   double scale) {
     if (tm->soft_us == INT64_MAX || atomic_load(&h->ponder))
         return false;
+    if (tm->fixed)
+        scale = 1.0;
     int64_t budget = (int64_t)((double)tm->soft_us * scale);
     if (budget > tm->hard_us)
         budget = tm->hard_us;

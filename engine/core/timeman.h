@@ -14,6 +14,7 @@
 
 typedef struct TimeManager {
     int64_t soft_us, hard_us; // budgets; INT64_MAX when unlimited
+    bool fixed;               // movetime: use all of it, whatever the best move does
 } TimeManager;
 
 // Plan the search of the side to move (0 white, 1 black).

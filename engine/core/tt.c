@@ -2,6 +2,7 @@
 
 #include "engine/core/search.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,50 +39,80 @@ void tt_new_search(TT *tt) { tt->generation = (uint8_t)((tt->generation + 1) & 6
 
 void tt_prefetch(const TT *tt, uint64_t key) { __builtin_prefetch(bucket_of(tt, key)); }
 
+static inline uint64_t pack(int score, int eval, int depth, int generation, int bound) {
+    return (uint64_t)(uint16_t)score | (uint64_t)(uint16_t)eval << 16 | (uint64_t)depth << 32 |
+           (uint64_t)generation << 40 | (uint64_t)bound << 46;
+}
+
+static inline uint32_t check_of(uint64_t key, uint64_t data) {
+    return (uint32_t)key ^ (uint32_t)data ^ (uint32_t)(data >> 32);
+}
+
+static inline uint64_t load(_Atomic uint64_t *w) {
+    return atomic_load_explicit(w, memory_order_relaxed);
+}
+
+static inline void unpack(uint64_t k, uint64_t d, TTEntry *e) {
+    e->move = (uint32_t)(k >> 32);
+    e->score = (int16_t)(uint16_t)d;
+    e->eval = (int16_t)(uint16_t)(d >> 16);
+    e->depth = (uint8_t)(d >> 32);
+    e->generation = (uint8_t)(d >> 40 & 63);
+    e->bound = (uint8_t)(d >> 46 & 3);
+}
+
 bool tt_probe(const TT *tt, uint64_t key, TTEntry *e) {
-    const TTBucket *b = bucket_of(tt, key);
-    for (int i = 0; i < 4; i++)
-        if (b->e[i].key32 == (uint32_t)key && (b->e[i].genbound & 3) != BOUND_NONE) {
-            *e = b->e[i];
+    TTBucket *b = bucket_of(tt, key);
+    for (int i = 0; i < 4; i++) {
+        uint64_t k = load(&b->e[i].key), d = load(&b->e[i].data);
+        if ((uint32_t)k == check_of(key, d) && (d >> 46 & 3) != BOUND_NONE) {
+            unpack(k, d, e);
             return true;
         }
+    }
     return false;
 }
 
 // How much an entry is worth keeping: deep and recent entries are worth more.
-static inline int worth(const TT *tt, const TTEntry *e) {
-    int age = (tt->generation - (e->genbound >> 2)) & 63;
-    return e->depth - 8 * age;
+static inline int worth(const TT *tt, uint64_t d) {
+    int age = (tt->generation - (int)(d >> 40 & 63)) & 63;
+    return (int)(uint8_t)(d >> 32) - 8 * age;
 }
 
 void tt_store(TT *tt, uint64_t key, uint32_t move, int score, int eval, int depth, int bound) {
     TTBucket *b = bucket_of(tt, key);
-    TTEntry *slot = &b->e[0];
+    int slot = 0, slot_worth = INT32_MAX;
     for (int i = 0; i < 4; i++) {
-        TTEntry *e = &b->e[i];
-        if (e->key32 == (uint32_t)key) {
-            slot = e;
+        uint64_t k = load(&b->e[i].key), d = load(&b->e[i].data);
+        if ((uint32_t)k == check_of(key, d)) {
+            slot = i;
             if (!move)
-                move = e->move;
+                move = (uint32_t)(k >> 32);
             break;
         }
-        if (worth(tt, e) < worth(tt, slot))
-            slot = e;
+        int w = worth(tt, d);
+        if (w < slot_worth) {
+            slot = i;
+            slot_worth = w;
+        }
     }
-    slot->key32 = (uint32_t)key;
-    slot->move = move;
-    slot->score = (int16_t)score;
-    slot->eval = (int16_t)eval;
-    slot->depth = (uint8_t)(depth < 0 ? 0 : depth > 255 ? 255 : depth);
-    slot->genbound = (uint8_t)(tt->generation << 2 | bound);
+    uint64_t d = pack(score, eval,
+                      depth < 0     ? 0
+                      : depth > 255 ? 255
+                                    : depth,
+                      tt->generation, bound);
+    atomic_store_explicit(&b->e[slot].data, d, memory_order_relaxed);
+    atomic_store_explicit(&b->e[slot].key, (uint64_t)move << 32 | check_of(key, d),
+                          memory_order_relaxed);
 }
 
 int tt_hashfull(const TT *tt) {
     size_t n = tt->nbuckets < 250 ? tt->nbuckets : 250, used = 0;
     for (size_t i = 0; i < n; i++)
-        for (int k = 0; k < 4; k++)
-            used += (tt->buckets[i].e[k].genbound & 3) != BOUND_NONE &&
-                    (tt->buckets[i].e[k].genbound >> 2) == tt->generation;
+        for (int k = 0; k < 4; k++) {
+            uint64_t d = load(&tt->buckets[i].e[k].data);
+            used += (d >> 46 & 3) != BOUND_NONE && (d >> 40 & 63) == tt->generation;
+        }
     return n ? (int)(used * 1000 / (n * 4)) : 0;
 }
 

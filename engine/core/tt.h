@@ -1,16 +1,19 @@
 // Transposition table, shared by all search threads without locks.
 //
-// Layout. A bucket is one 64-byte cache line of four 16-byte entries. An entry keeps the low
-// 32 bits of the position key (the bucket index comes from the high bits, so together they
-// use the whole key), the best move (the family's 32-bit encoding), the score and static
-// evaluation, the depth, and the generation with the bound in one byte.
+// Layout. A bucket is one 64-byte cache line of four 16-byte entries. An entry is two 64-bit
+// words: the data word (score, static evaluation, depth, generation and bound) and the key
+// word (the best move, the family's 32-bit encoding, beside the low 32 bits of the position
+// key XORed with both halves of the data word). The bucket index comes from the high bits of
+// the key, so index and check use the whole key.
 // Replacement. A store goes to the entry holding the same key, else to the entry of least
 // worth, worth = depth - 8 * age in generations; a store of the same key keeps its move when
 // the new one has none.
 // Mate scores are stored relative to the node (distance from it) and restored relative to the
 // root by the caller's ply, so that a mate found along one path reads right along another.
-// Threads may race on an entry; the move read back is only used to order moves and is matched
-// against the legal list, so a torn entry costs a little ordering, never an illegal move.
+// Threads share the table without locks: each word is read and written as a relaxed atomic,
+// and an entry torn between two writers fails the XOR check and reads as a miss. The move is
+// only used to order moves and is matched against the legal list, so a stale move costs a
+// little ordering, never an illegal move.
 #ifndef ENGINE_CORE_TT_H
 #define ENGINE_CORE_TT_H
 
@@ -20,18 +23,24 @@
 
 enum { BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT };
 
+// An entry as the search sees it.
 typedef struct TTEntry {
-    uint32_t key32;
     uint32_t move;
     int16_t score;
     int16_t eval;
     uint8_t depth;
-    uint8_t genbound; // generation << 2 | bound
-    uint16_t pad;
+    uint8_t bound;
+    uint8_t generation;
 } TTEntry;
 
+// An entry as stored.
+typedef struct TTSlot {
+    _Atomic uint64_t key;  // move << 32 | (key32 ^ data's two halves)
+    _Atomic uint64_t data; // score | eval << 16 | depth << 32 | generation << 40 | bound << 46
+} TTSlot;
+
 typedef struct TTBucket {
-    TTEntry e[4];
+    TTSlot e[4];
 } TTBucket;
 
 typedef struct TT {

@@ -7,10 +7,16 @@ const char *const EVAL_FEATURE_NAMES[F_COUNT] = {
 };
 
 // clang-format off
-int eval_weights[PHASE_COUNT][F_COUNT] = {
-    //             men  mob  blk  open  dbl  two  fly  tempo
-    [PHASE_PLACING] = {100,  2,  -6,  25,  10,   6,   0,   10},
-    [PHASE_MOVING]  = {100,  6,  -8,  20,  45,   2,  60,   10},
+int eval_weights[BOARD_KINDS][PHASE_COUNT][F_COUNT] = {
+    //                      men  mob  blk  open  dbl  two  fly  tempo
+    [BOARD_24] = {{100, 29,   6,  68,  89,   0,   0,   53},
+                  {100, 14,  -8,  31, 154,  17, 158,  -19}},
+    [BOARD_16] = {{100,  2,  -6,  25,  10,   6,   0,   10},
+                  {100,  6,  -8,  20,  45,   2,  60,   10}},
+    [BOARD_17] = {{100,  2,  -6,  25,  10,   6,   0,   10},
+                  {100,  6,  -8,  20,  45,   2,  60,   10}},
+    [BOARD_9]  = {{100,  2,  -6,  25,  10,   6,   0,   10},
+                  {100,  6,  -8,  20,  45,   2,  60,   10}},
 };
 // clang-format on
 
@@ -68,22 +74,24 @@ int eval_features(const Position *p, int f[F_COUNT]) {
 int eval_position(const Position *p) {
     int f[F_COUNT];
     int phase = eval_features(p, f), score = 0;
+    const int *w = eval_weights[p->rules->board->kind][phase];
     for (int i = 0; i < F_COUNT; i++)
-        score += eval_weights[phase][i] * f[i];
+        score += w[i] * f[i];
     return score;
 }
 
 void eval_describe(const Position *p, char *buf, size_t n) {
     int f[F_COUNT];
     int phase = eval_features(p, f), score = 0;
+    const int *w = eval_weights[p->rules->board->kind][phase];
     size_t len = (size_t)snprintf(buf, n, "phase: %s\n%-14s %6s %6s %6s\n",
                                   phase == PHASE_PLACING ? "placing" : "moving", "term", "value",
                                   "weight", "cp");
     for (int i = 0; i < F_COUNT && len < n; i++) {
-        int cp = eval_weights[phase][i] * f[i];
+        int cp = w[i] * f[i];
         score += cp;
         len += (size_t)snprintf(buf + len, n - len, "%-14s %6d %6d %6d\n", EVAL_FEATURE_NAMES[i],
-                                f[i], eval_weights[phase][i], cp);
+                                f[i], w[i], cp);
     }
     if (len < n)
         snprintf(buf + len, n - len, "total: %d cp (side to move)\n", score);

@@ -1,6 +1,6 @@
 // Static evaluation of mill positions: a linear sum of features, each the difference between
-// the side to move and the opponent, weighted per phase (placing, moving). The weights are
-// data so that they can be fitted to self-play results.
+// the side to move and the opponent, weighted per board family and phase (placing, moving).
+// The weights are data, fitted to self-play results by bench/tune.c.
 #ifndef ENGINE_MILL_EVAL_H
 #define ENGINE_MILL_EVAL_H
 
@@ -23,7 +23,8 @@ typedef enum EvalFeature {
 enum { PHASE_PLACING, PHASE_MOVING, PHASE_COUNT };
 
 extern const char *const EVAL_FEATURE_NAMES[F_COUNT];
-extern int eval_weights[PHASE_COUNT][F_COUNT];
+// Weights per board family (BoardKind), phase and feature; men weigh 100 by definition.
+extern int eval_weights[BOARD_KINDS][PHASE_COUNT][F_COUNT];
 
 // The features of p from the side to move's view, and its phase.
 int eval_features(const Position *p, int f[F_COUNT]);

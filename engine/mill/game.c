@@ -19,6 +19,8 @@ struct Game {
     TT tt;
 };
 
+const MillGame *mill_game_of(const Game *g) { return &g->mill; }
+
 static const char *color_name(int side) { return side == WHITE ? "white" : "black"; }
 
 static bool push_key(MillGame *g, uint64_t key) {

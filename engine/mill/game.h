@@ -15,6 +15,9 @@ typedef struct MillGame {
 
 extern const GameFamily MILL_FAMILY;
 
+// The mill game behind a handle created by MILL_FAMILY.
+const MillGame *mill_game_of(const Game *g);
+
 // Result of the game with its history: rules 1-5 of RULES.md section 5.
 GameResult mill_game_result(const MillGame *g, char *reason, size_t n);
 

@@ -76,14 +76,18 @@ struct Shared {
     const SearchLimits *lim;
     SearchHooks *hooks;
     TimeManager tm;
-    atomic_bool abort; // the main thread's decision to stop
+    atomic_bool abort;       // the main thread's decision to stop
+    atomic_bool depth1_done; // stops are honoured once the main thread finished depth 1
     int nthreads;
     Worker **workers;
 };
 
+// True when the search must unwind. Depth 1 always completes first, so that the move played
+// is at least the best at one ply.
 static inline bool stopped(const Worker *w) {
-    return atomic_load_explicit(&w->sh->abort, memory_order_relaxed) ||
-           atomic_load_explicit(&w->sh->hooks->stop, memory_order_relaxed);
+    return atomic_load_explicit(&w->sh->depth1_done, memory_order_relaxed) &&
+           (atomic_load_explicit(&w->sh->abort, memory_order_relaxed) ||
+            atomic_load_explicit(&w->sh->hooks->stop, memory_order_relaxed));
 }
 
 static uint64_t total_nodes(const Shared *sh) {
@@ -319,7 +323,7 @@ static int search(Worker *w, int alpha, int beta, int depth, int ply, bool pv_no
     bool tt_hit = tt_probe(w->sh->tt, key, &e);
     if (tt_hit) {
         tt_move = e.move;
-        int s = tt_score_from(e.score, ply), bound = e.genbound & 3;
+        int s = tt_score_from(e.score, ply), bound = e.bound;
         if (!pv_node && e.depth >= depth &&
             (bound == BOUND_EXACT || (bound == BOUND_LOWER && s >= beta) ||
              (bound == BOUND_UPPER && s <= alpha)))
@@ -603,6 +607,7 @@ static void iterate(Worker *w) {
         w->completed_depth = depth;
         if (w->id != 0)
             continue;
+        atomic_store(&sh->depth1_done, true);
         for (int k = 0; k < multipv; k++)
             report(w, depth, k);
         int score = w->root[0].score;
@@ -709,6 +714,7 @@ void mill_search(const MillGame *g, TT *tt, const SearchLimits *lim, SearchHooks
     Shared sh = {.game = g, .tt = tt, .lim = lim, .hooks = hooks};
     tm_init(&sh.tm, lim, g->pos.side);
     atomic_init(&sh.abort, false);
+    atomic_init(&sh.depth1_done, false);
     int nthreads = lim->threads < 1 ? 1 : lim->threads;
     sh.workers = calloc((size_t)nthreads, sizeof *sh.workers);
     tt_new_search(tt);

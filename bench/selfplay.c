@@ -1,0 +1,156 @@
+// Self-play of the mill search against itself with one feature switched off, to measure what
+// each selective feature of the search gains.
+//
+//   build/selfplay [--variant ID] [--games N] [--nodes N] [--off FEATURE] [--jobs J]
+//                  [--seed S] [--plies P] [--b-eval W1,W2,...]
+//
+// Engine A has every feature; engine B has FEATURE switched off (none: both identical), and
+// with --b-eval the given evaluation weights for the variant's board (2 x 8 numbers: the
+// placing row, then the moving row) instead of the built-in ones.
+// Openings are P random plies from a seeded generator; each opening is played twice with the
+// colours swapped. Each move is searched with a fixed node budget, one thread, its own 16 MB
+// table. The result is A's score, with Elo and a 95% interval (trinomial model).
+#include "bench/play.h"
+
+#include "engine/core/random.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct Config {
+    const char *variant;
+    int games, jobs, plies;
+    uint64_t nodes;
+    uint64_t seed;
+    const char *off;
+    const char *b_eval;
+} Config;
+
+// Read 2 x F_COUNT comma-separated weights into w; false when malformed.
+static bool parse_weights(const char *s, int w[PHASE_COUNT][F_COUNT]) {
+    for (int k = 0; k < PHASE_COUNT * F_COUNT; k++) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (end == s || (k + 1 < PHASE_COUNT * F_COUNT && *end != ','))
+            return false;
+        w[k / F_COUNT][k % F_COUNT] = (int)v;
+        s = end + 1;
+    }
+    return true;
+}
+
+// Switch off the named feature in p; false when there is no such feature.
+static bool switch_off(MillSearchParams *p, const char *name) {
+    if (!strcmp(name, "none"))
+        return true;
+    if (!strcmp(name, "null_move"))
+        p->null_move = false;
+    else if (!strcmp(name, "reverse_futility"))
+        p->reverse_futility = false;
+    else if (!strcmp(name, "late_move_pruning"))
+        p->late_move_pruning = false;
+    else if (!strcmp(name, "reductions"))
+        p->reductions = false;
+    else if (!strcmp(name, "quiescence"))
+        p->quiescence = false;
+    else if (!strcmp(name, "aspiration"))
+        p->aspiration = false;
+    else
+        return false;
+    return true;
+}
+
+int main(int argc, char **argv) {
+    Config c = {"nine", 100, 2, 4, 20000, 1, "none", NULL};
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--variant"))
+            c.variant = argv[i + 1];
+        else if (!strcmp(argv[i], "--games"))
+            c.games = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--nodes"))
+            c.nodes = strtoull(argv[i + 1], NULL, 10);
+        else if (!strcmp(argv[i], "--off"))
+            c.off = argv[i + 1];
+        else if (!strcmp(argv[i], "--jobs"))
+            c.jobs = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--seed"))
+            c.seed = strtoull(argv[i + 1], NULL, 10);
+        else if (!strcmp(argv[i], "--plies"))
+            c.plies = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--b-eval"))
+            c.b_eval = argv[i + 1];
+        else {
+            fprintf(stderr, "selfplay: unknown option %s\n", argv[i]);
+            return 2;
+        }
+    }
+    Player a, b;
+    play_default_player(&a);
+    b = a;
+    if (!switch_off(&b.params, c.off)) {
+        fprintf(stderr, "selfplay: unknown feature %s\n", c.off);
+        return 2;
+    }
+    const Variant *var = variant_find(c.variant);
+    if (!var) {
+        fprintf(stderr, "selfplay: unknown variant %s\n", c.variant);
+        return 2;
+    }
+    if (c.b_eval && !parse_weights(c.b_eval, b.weights[var->board])) {
+        fprintf(stderr, "selfplay: --b-eval needs %d comma-separated numbers\n",
+                PHASE_COUNT * F_COUNT);
+        return 2;
+    }
+    int pairs = (c.games + 1) / 2;
+    int fds[64][2], jobs = c.jobs < 1 ? 1 : c.jobs > 64 ? 64 : c.jobs;
+    for (int j = 0; j < jobs; j++) {
+        if (pipe(fds[j]) != 0)
+            return 1;
+        if (fork() == 0) {
+            close(fds[j][0]);
+            int wdl[3] = {0, 0, 0}; // A's wins, draws, losses
+            for (int p = j; p < pairs; p += jobs) {
+                uint64_t rng = c.seed * 1000003u + (uint64_t)p;
+                char opening[MAX_OPENING][MOVE_STR_MAX];
+                int nopen = play_random_opening(c.variant, c.plies, &rng, opening);
+                for (int color = 0; color < 2; color++) {
+                    bool a_white = color == 0;
+                    double w = play_game(c.variant, opening, nopen, c.nodes, a_white ? &a : &b,
+                                         a_white ? &b : &a, NULL, NULL);
+                    double score_a = a_white ? w : 1.0 - w;
+                    wdl[score_a == 1.0 ? 0 : score_a == 0.5 ? 1 : 2]++;
+                }
+            }
+            if (write(fds[j][1], wdl, sizeof wdl) != (ssize_t)sizeof wdl)
+                _exit(1);
+            _exit(0);
+        }
+        close(fds[j][1]);
+    }
+    int w = 0, d = 0, l = 0;
+    for (int j = 0; j < jobs; j++) {
+        int wdl[3] = {0, 0, 0};
+        if (read(fds[j][0], wdl, sizeof wdl) == (ssize_t)sizeof wdl) {
+            w += wdl[0];
+            d += wdl[1];
+            l += wdl[2];
+        }
+        wait(NULL);
+    }
+    int n = w + d + l;
+    double score = n ? (w + 0.5 * d) / n : 0.5;
+    double variance =
+        n ? (w * pow(1 - score, 2) + d * pow(0.5 - score, 2) + l * pow(score, 2)) / n : 0;
+    double se = n ? sqrt(variance / n) : 0;
+    double lo = score - 1.96 * se, hi = score + 1.96 * se;
+#define ELO(s) ((s) <= 0 ? -999.0 : (s) >= 1 ? 999.0 : -400.0 * log10(1.0 / (s)-1.0))
+    printf("%s, %llu nodes/move, A = all features, B = without %s%s%s: %d games, A +%d =%d -%d, "
+           "score %.3f, Elo %+.0f [%+.0f, %+.0f]\n",
+           c.variant, (unsigned long long)c.nodes, c.off, c.b_eval ? ", eval " : "",
+           c.b_eval ? c.b_eval : "", n, w, d, l, score, ELO(score), ELO(lo), ELO(hi));
+    return 0;
+}
