@@ -6,10 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static inline TTBucket *bucket_of(const TT *tt, uint64_t key) {
-    return &tt->buckets[(size_t)(((unsigned __int128)(key >> 32) * tt->nbuckets) >> 32)];
-}
-
 bool tt_init(TT *tt, size_t mb) {
     if (mb < 1)
         mb = 1;
@@ -37,8 +33,6 @@ void tt_clear(TT *tt) {
 
 void tt_new_search(TT *tt) { tt->generation = (uint8_t)((tt->generation + 1) & 63); }
 
-void tt_prefetch(const TT *tt, uint64_t key) { __builtin_prefetch(bucket_of(tt, key)); }
-
 static inline uint64_t pack(int score, int eval, int depth, int generation, int bound) {
     return (uint64_t)(uint16_t)score | (uint64_t)(uint16_t)eval << 16 | (uint64_t)depth << 32 |
            (uint64_t)generation << 40 | (uint64_t)bound << 46;
@@ -62,7 +56,7 @@ static inline void unpack(uint64_t k, uint64_t d, TTEntry *e) {
 }
 
 bool tt_probe(const TT *tt, uint64_t key, TTEntry *e) {
-    TTBucket *b = bucket_of(tt, key);
+    TTBucket *b = tt_bucket(tt, key);
     for (int i = 0; i < 4; i++) {
         uint64_t k = load(&b->e[i].key), d = load(&b->e[i].data);
         if ((uint32_t)k == check_of(key, d) && (d >> 46 & 3) != BOUND_NONE) {
@@ -80,7 +74,7 @@ static inline int worth(const TT *tt, uint64_t d) {
 }
 
 void tt_store(TT *tt, uint64_t key, uint32_t move, int score, int eval, int depth, int bound) {
-    TTBucket *b = bucket_of(tt, key);
+    TTBucket *b = tt_bucket(tt, key);
     int slot = 0, slot_worth = INT32_MAX;
     for (int i = 0; i < 4; i++) {
         uint64_t k = load(&b->e[i].key), d = load(&b->e[i].data);

@@ -55,8 +55,15 @@ void tt_free(TT *tt);
 void tt_clear(TT *tt);
 // Age the entries: called once per search.
 void tt_new_search(TT *tt);
+// The bucket of key: the high 32 bits of the key scaled to the table.
+static inline TTBucket *tt_bucket(const TT *tt, uint64_t key) {
+    return &tt->buckets[(size_t)(((key >> 32) * tt->nbuckets) >> 32)];
+}
+
 // Start loading the bucket of key into the cache.
-void tt_prefetch(const TT *tt, uint64_t key);
+static inline void tt_prefetch(const TT *tt, uint64_t key) {
+    __builtin_prefetch(tt_bucket(tt, key));
+}
 // Copy the entry of key into *e and return true when there is one.
 bool tt_probe(const TT *tt, uint64_t key, TTEntry *e);
 void tt_store(TT *tt, uint64_t key, uint32_t move, int score, int eval, int depth, int bound);

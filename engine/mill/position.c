@@ -88,6 +88,19 @@ void pos_undo_move(Position *p, Move m, const Undo *u) {
     p->quiet_plies = u->quiet_plies;
 }
 
+uint64_t pos_key_after(const Position *p, Move m) {
+    int us = p->side, them = !us;
+    int to = move_to(m), from = move_from(m);
+    uint64_t k = p->key ^ side_key ^ point_keys[us][to];
+    if (from == NO_POINT)
+        k ^= hand_keys[us][p->hand[us]] ^ hand_keys[us][p->hand[us] - 1];
+    else
+        k ^= point_keys[us][from];
+    for (int i = 0, r; i < MAX_REMOVALS && (r = move_removal(m, i)) >= 0; i++)
+        k ^= point_keys[them][r];
+    return k;
+}
+
 void pos_do_null(Position *p) {
     p->side = !p->side;
     p->key ^= side_key;

@@ -72,6 +72,9 @@ uint64_t pos_compute_key(const Position *p);
 void pos_do_move(Position *p, Move m, Undo *u);
 void pos_undo_move(Position *p, Move m, const Undo *u);
 
+// The key of the position after m, without making it (to prefetch its table entry early).
+uint64_t pos_key_after(const Position *p, Move m);
+
 // Pass the turn (for null-move pruning): only the side to move and the key change.
 void pos_do_null(Position *p);
 void pos_undo_null(Position *p);
