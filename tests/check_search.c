@@ -192,6 +192,20 @@ START_TEST(test_movetime) {
 }
 END_TEST
 
+// A clock search that gives only the opponent's time still ends (planned on that clock).
+START_TEST(test_only_opponent_clock) {
+    Game *g = MILL_FAMILY.create("nine");
+    SearchLimits lim = {.time = {-1, 1000}, .threads = 1, .multipv = 1};
+    lim.start_us = clock_now_us();
+    SearchHooks hooks = {0};
+    SearchResult res;
+    MILL_FAMILY.search(g, &lim, &hooks, &res);
+    int64_t took = clock_now_us() - lim.start_us;
+    ck_assert_msg(took < 1000000, "the search took %lld us of a 1000 ms clock", (long long)took);
+    MILL_FAMILY.destroy(g);
+}
+END_TEST
+
 Suite *search_suite(void) {
     Suite *s = suite_create("search");
     TCase *tc = tcase_create("known results");
@@ -206,6 +220,7 @@ Suite *search_suite(void) {
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_stop_infinite);
     tcase_add_test(tc, test_movetime);
+    tcase_add_test(tc, test_only_opponent_clock);
     suite_add_tcase(s, tc);
     return s;
 }

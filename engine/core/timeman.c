@@ -17,6 +17,9 @@ void tm_init(TimeManager *tm, const SearchLimits *lim, int side) {
         tm->fixed = true;
         return;
     }
+    // Only the opponent's clock given (a GUI's slip): plan with it rather than search forever.
+    if (lim->time[side] < 0 && lim->time[!side] >= 0)
+        side = !side;
     if (lim->time[side] < 0)
         return;
     int64_t left = lim->time[side] * 1000, inc = lim->inc[side] > 0 ? lim->inc[side] * 1000 : 0;
