@@ -47,9 +47,7 @@ static bool parse_weights(const char *s, int w[PHASE_COUNT][F_COUNT]) {
 static bool switch_off(MillSearchParams *p, const char *name) {
     if (!strcmp(name, "none"))
         return true;
-    if (!strcmp(name, "null_move"))
-        p->null_move = false;
-    else if (!strcmp(name, "reverse_futility"))
+    if (!strcmp(name, "reverse_futility"))
         p->reverse_futility = false;
     else if (!strcmp(name, "late_move_pruning"))
         p->late_move_pruning = false;

@@ -101,13 +101,6 @@ uint64_t pos_key_after(const Position *p, Move m) {
     return k;
 }
 
-void pos_do_null(Position *p) {
-    p->side = !p->side;
-    p->key ^= side_key;
-}
-
-void pos_undo_null(Position *p) { pos_do_null(p); }
-
 // Parse a whole decimal field in [lo, hi].
 static bool parse_count(const char *s, long lo, long hi, long *out) {
     char *end;

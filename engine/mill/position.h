@@ -75,10 +75,6 @@ void pos_undo_move(Position *p, Move m, const Undo *u);
 // The key of the position after m, without making it (to prefetch its table entry early).
 uint64_t pos_key_after(const Position *p, Move m);
 
-// Pass the turn (for null-move pruning): only the side to move and the key change.
-void pos_do_null(Position *p);
-void pos_undo_null(Position *p);
-
 // Game end by men count, a mill in mill-wins variants, or a full board after placing.
 static inline Outcome pos_outcome(const Position *p) {
     const MillRules *r = p->rules;

@@ -7,7 +7,7 @@
 //     N-move rule, mate-distance pruning,
 //   - move ordering: hash move, mill closers (removals of threatening men first), moves that
 //     block an opponent mill, two killers per ply, history,
-//   - late move reductions of quiet moves,
+//   - reverse futility pruning, late move pruning and logarithmic late move reductions,
 //   - a quiescence search over mill-closing moves.
 // Lazy SMP: helper threads run the same iterative deepening on their own copies, sharing only
 // the table; the main thread decides when to stop and which move to play.
@@ -27,7 +27,6 @@
 #include <time.h>
 
 MillSearchParams mill_search_params = {
-    .null_move = true,
     .reverse_futility = true,
     .late_move_pruning = true,
     .reductions = true,
@@ -349,28 +348,11 @@ static int search(Worker *w, int alpha, int beta, int depth, int ply, bool pv_no
     }
     const MillSearchParams *sp = &mill_search_params;
     int static_eval = tt_hit ? e.eval : evaluate(w);
-    bool placing = w->pos.hand[w->pos.side] > 0;
 
     // Reverse futility: far enough above beta near the leaves, the opponent cannot come back.
     if (sp->reverse_futility && !pv_node && depth <= 4 && abs(beta) < SCORE_MATE_IN_MAX &&
         static_eval - RFP_MARGIN * depth >= beta)
         return static_eval - RFP_MARGIN * depth;
-
-    // Null move: while placing, passing is never better than placing, so if even a pass
-    // holds beta the position is good enough.
-    if (sp->null_move && !pv_node && placing && depth >= 3 && static_eval >= beta &&
-        abs(beta) < SCORE_MATE_IN_MAX && w->pos.hand[!w->pos.side] > 0) {
-        int r = 3 + depth / 6;
-        pos_do_null(&w->pos);
-        w->keys[w->nkeys++] = w->pos.key;
-        int score = -search(w, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
-        w->nkeys--;
-        pos_undo_null(&w->pos);
-        if (stopped(w))
-            return 0;
-        if (score >= beta)
-            return score >= SCORE_MATE_IN_MAX ? beta : score;
-    }
 
     if (w->arena_used + MAX_MOVES > ARENA_MOVES)
         return eval_position(&w->pos);

@@ -8,7 +8,6 @@
 
 // Switches for the selective parts of the search, so that self-play can measure each one.
 typedef struct MillSearchParams {
-    bool null_move;        // null-move pruning while the side to move still places men
     bool reverse_futility; // static-eval cutoffs near the leaves
     bool late_move_pruning;
     bool reductions; // late move reductions
