@@ -1,5 +1,6 @@
 # tabula: make (optimised native build), make check (debug build + all test suites),
-# make run, make bench, make pgo, make install, make clean.
+# make run, make bench, make pgo, make install, make clean, make prompt-test (the interactive
+# prompt in tmux), make fuzz (libFuzzer on the command loop and the parsers, FUZZ_SECONDS).
 # Missing build dependencies are installed with apt-get when run as root; otherwise the exact
 # command to run is printed.
 
@@ -43,26 +44,33 @@ CHECK_BENCH_DEPTH := 5
 # Bench tools with their own main(): self-play matches and evaluation tuning.
 TOOL_OBJ := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) bench/play.c)
 
-.PHONY: all check run bench tools pgo deps install clean format format-check
+.PHONY: all check run bench tools pgo deps prompt-deps prompt-test fuzz-deps fuzz install clean \
+	format format-check
 
 all: $(BIN)
+
+# $(call need,PACKAGES) in a recipe, after a test that set $$missing to what is missing: install
+# PACKAGES with apt-get as root, else print the command and fail.
+define need
+if [ -n "$$missing" ]; then \
+  if [ "$$(id -u)" = 0 ]; then \
+    echo "Installing missing packages:$$missing"; \
+    apt-get update -qq && \
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null || exit 1; \
+  else \
+    echo "Missing packages:$$missing. Install them with:"; \
+    echo "  sudo apt-get install -y $(1)"; \
+    exit 1; \
+  fi; \
+fi
+endef
 
 deps:
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
 	pkg-config --exists check 2>/dev/null || missing="$$missing check"; \
 	pkg-config --exists libedit 2>/dev/null || missing="$$missing libedit-dev"; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "Installing missing packages:$$missing"; \
-	    apt-get update -qq && \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(PACKAGES) >/dev/null || exit 1; \
-	  else \
-	    echo "Missing packages:$$missing. Install them with:"; \
-	    echo "  sudo apt-get install -y $(PACKAGES)"; \
-	    exit 1; \
-	  fi; \
-	fi
+	$(call need,$(PACKAGES))
 
 $(BIN): $(REL_OBJ)
 	$(CC) $(BASE) $(RELEASE_FLAGS) $(PGO_FLAGS) -o $@ $^ $(EDIT_LIBS) -lm
@@ -76,15 +84,17 @@ $(TESTDIR)/%.o: %.c | deps
 	$(CC) $(BASE) $(DEBUG_FLAGS) $(CHECK_CFLAGS) $(EDIT_CFLAGS) -c -o $@ $<
 
 $(TESTDIR)/check_tabula: $(TEST_OBJ)
-	$(CC) $(BASE) $(DEBUG_FLAGS) -o $@ $^ $(CHECK_LIBS) -lm
+	$(CC) $(BASE) $(DEBUG_FLAGS) -o $@ $^ $(CHECK_LIBS) $(EDIT_LIBS) -lm
 
 $(TESTDIR)/$(BIN): $(DEBUG_BIN_OBJ)
 	$(CC) $(BASE) $(DEBUG_FLAGS) -o $@ $^ $(EDIT_LIBS) -lm
 
-# The suites, then the bench signature: the release and the test build must count the same
-# nodes position by position (only the nps may differ).
-check: $(TESTDIR)/check_tabula $(TESTDIR)/$(BIN) $(BIN)
+# The suites, the prompt in a terminal (tmux, half a second), then the bench signature: the
+# release and the test build must count the same nodes position by position (only the nps may
+# differ).
+check: $(TESTDIR)/check_tabula $(TESTDIR)/$(BIN) $(BIN) | prompt-deps
 	cd tests && ../$(TESTDIR)/check_tabula
+	sh tests/prompt_test.sh ./$(TESTDIR)/$(BIN)
 	./$(BIN) bench $(CHECK_BENCH_DEPTH) > $(TESTDIR)/bench.release
 	./$(TESTDIR)/$(BIN) bench $(CHECK_BENCH_DEPTH) > $(TESTDIR)/bench.test
 	@sed -i 's/ [0-9]* nps$$//' $(TESTDIR)/bench.release $(TESTDIR)/bench.test
@@ -94,6 +104,61 @@ check: $(TESTDIR)/check_tabula $(TESTDIR)/$(BIN) $(BIN)
 
 run: $(BIN)
 	./$(BIN)
+
+# The interactive prompt in a real terminal (tmux): completion, board, history, quit.
+prompt-deps:
+	@missing=""; command -v tmux >/dev/null 2>&1 || missing=" tmux"; \
+	$(call need,tmux)
+
+prompt-test: $(BIN) | prompt-deps
+	sh tests/prompt_test.sh ./$(BIN)
+
+# libFuzzer on the command loop (fuzz/fuzz_commands.c) and on the position and move parsers
+# (fuzz/fuzz_position.c), both with address and undefined-behaviour sanitizers, run side by
+# side for FUZZ_SECONDS. Seeds and dictionaries are in fuzz/; the corpus grows in
+# build/fuzz-corpus, crashes land in build/fuzz-artifacts, the logs in build/fuzz/*.log.
+FUZZ_SECONDS ?= 600
+FUZZ_CC      := clang
+FUZZ_FLAGS   := -std=gnu11 -I. -pthread -MMD -MP $(WARN) -g -O1 -fno-omit-frame-pointer \
+                -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_OBJ     := $(patsubst %.c,build/fuzz/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(BENCH_SRC))
+# -max_len: long enough to cross every fixed buffer of the loop (a line of several KB);
+# -timeout: one input taking longer is reported as a hang.
+FUZZ_RUN     := -max_total_time=$(FUZZ_SECONDS) -timeout=25 -print_final_stats=1 \
+                -artifact_prefix=build/fuzz-artifacts/
+
+fuzz-deps:
+	@missing=""; \
+	echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' | \
+	  $(FUZZ_CC) -fsanitize=fuzzer,address,undefined -x c - -o /dev/null 2>/dev/null || \
+	  missing=" clang libclang-rt-dev"; \
+	$(call need,clang libclang-rt-dev)
+
+build/fuzz/%.o: %.c | deps fuzz-deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(EDIT_CFLAGS) -c -o $@ $<
+
+build/fuzz/fuzz_commands: $(FUZZ_OBJ) build/fuzz/fuzz/fuzz_commands.o
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -Wl,--wrap=tt_init -o $@ $^ $(EDIT_LIBS) -lm
+
+build/fuzz/fuzz_position: $(filter build/fuzz/engine/%,$(FUZZ_OBJ)) \
+		build/fuzz/protocol/sanmill.o build/fuzz/fuzz/fuzz_position.o
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ -lm
+
+fuzz: build/fuzz/fuzz_commands build/fuzz/fuzz_position
+	@mkdir -p build/fuzz-corpus/commands build/fuzz-corpus/position build/fuzz-artifacts
+	@echo "fuzzing for $(FUZZ_SECONDS) s; progress in build/fuzz/commands.log and position.log"
+	@build/fuzz/fuzz_commands $(FUZZ_RUN) -max_len=16384 -dict=fuzz/commands.dict \
+	  build/fuzz-corpus/commands fuzz/corpus/commands > build/fuzz/commands.log 2>&1 & c=$$!; \
+	build/fuzz/fuzz_position $(FUZZ_RUN) -max_len=4096 -dict=fuzz/position.dict \
+	  build/fuzz-corpus/position fuzz/corpus/position > build/fuzz/position.log 2>&1 & p=$$!; \
+	wait $$c; cs=$$?; wait $$p; ps=$$?; \
+	for f in commands position; do \
+	  echo "== $$f: $$(ls build/fuzz-corpus/$$f | wc -l) inputs in build/fuzz-corpus/$$f"; \
+	  grep -E '^(stat::|Done|==[0-9]+==ERROR|SUMMARY|.*Test unit written)' build/fuzz/$$f.log; \
+	done; \
+	if [ $$cs = 0 ] && [ $$ps = 0 ]; then echo "fuzz: no crash, hang or sanitizer report"; \
+	else echo "fuzz: FOUND A PROBLEM, see build/fuzz/*.log and build/fuzz-artifacts"; exit 1; fi
 
 bench: $(BIN)
 	sh bench/perft.sh ./$(BIN)
@@ -128,4 +193,5 @@ format-check:
 clean:
 	rm -rf build $(BIN)
 
--include $(REL_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TESTDIR)/protocol/main.d
+-include $(REL_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TESTDIR)/protocol/main.d $(FUZZ_OBJ:.o=.d) \
+	build/fuzz/fuzz/fuzz_commands.d build/fuzz/fuzz/fuzz_position.d

@@ -23,8 +23,8 @@ void info_format(const SearchReport *r, bool show_wdl, char *buf, size_t n) {
              r->hashfull, (long long)ms, r->pv[0] ? " pv " : "", r->pv);
 }
 
-void info_bestmove(const SearchResult *res, char *buf, size_t n) {
-    if (res->ponder[0])
+void info_bestmove(const SearchResult *res, bool with_ponder, char *buf, size_t n) {
+    if (with_ponder && res->ponder[0])
         snprintf(buf, n, "bestmove %s ponder %s", res->best, res->ponder);
     else
         snprintf(buf, n, "bestmove %s", res->best);

@@ -15,7 +15,8 @@
 // [wdl <w> <d> <l>] nodes <n> nps <n> hashfull <h> time <ms> pv <moves>
 void info_format(const SearchReport *r, bool show_wdl, char *buf, size_t n);
 
-// Format the final answer: bestmove <m> [ponder <m>].
-void info_bestmove(const SearchResult *res, char *buf, size_t n);
+// Format the final answer: bestmove <m> [ponder <m>], the ponder move only when with_ponder
+// (UGI's bestmove has exactly two tokens).
+void info_bestmove(const SearchResult *res, bool with_ponder, char *buf, size_t n);
 
 #endif

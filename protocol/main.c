@@ -2,9 +2,9 @@
 #include "bench/bench.h"
 #include "engine/core/clock.h"
 #include "engine/mill/game.h"
+#include "protocol/prompt.h"
 #include "protocol/uci.h"
 
-#include <editline/readline.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,7 +95,7 @@ static int run_perft(int argc, char **argv) {
     return 0;
 }
 
-// The protocol loop; on a terminal, with line editing and history.
+// The protocol loop; on a terminal, the prompt.
 static int run_protocol(void) {
     Output out;
     Uci u;
@@ -105,15 +105,7 @@ static int run_protocol(void) {
         return 1;
     }
     if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
-        output_line(&out, "tabula %s: type 'help' for the commands, 'quit' to leave",
-                    TABULA_VERSION);
-        char *line;
-        while (!u.quit && (line = readline("tabula> ")) != NULL) {
-            if (*line)
-                add_history(line);
-            uci_execute(&u, line);
-            free(line);
-        }
+        prompt_run(&u);
     } else {
         uci_loop(&u, stdin);
     }

@@ -2,13 +2,15 @@
 // running search reads (the game, the table, the settings) first stops the search and waits
 // for its bestmove. `go` is parsed into SearchLimits and hands them to a search thread, which
 // reports through the hooks and prints the one bestmove; everything goes through the locked
-// Output writer.
+// Output writer. The game is also kept as a record (start and turns) so that a person's
+// `move`, `undo` and `play` work on top of `position`.
 #include "protocol/uci.h"
 
 #include "bench/bench.h"
 #include "engine/core/clock.h"
 #include "engine/mill/game.h"
 #include "protocol/info.h"
+#include "protocol/sanmill.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -19,8 +21,9 @@
 
 #define BOARD_TEXT_MAX 1024
 #define EVAL_TEXT_MAX 4096
-#define TIME_MAX 1000000000000LL // ms; thirty years, far from any overflow
-#define COUNT_MAX 1000000        // depth, mate, movestogo
+#define TIME_MAX 1000000000000LL   // ms; thirty years, far from any overflow
+#define COUNT_MAX 1000000          // depth, mate, movestogo
+#define PLAY_MOVETIME_DEFAULT 1000 // ms
 
 typedef struct Tokens {
     int n;
@@ -168,6 +171,68 @@ static int find_engine_option(const char *name) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The game record: the start and the turns played, so that a turn can be taken back
+
+static void record_clear(UciRecord *r) {
+    free(r->fen);
+    for (int i = 0; i < r->nmoves; i++)
+        free(r->moves[i]);
+    free(r->moves);
+    *r = (UciRecord){NULL, NULL, 0, 0};
+}
+
+// Add a turn; false when out of memory, with the record unchanged.
+static bool record_push(UciRecord *r, const char *move) {
+    if (r->nmoves == r->cap) {
+        int cap = r->cap ? 2 * r->cap : 64;
+        char **m = realloc(r->moves, (size_t)cap * sizeof *m);
+        if (!m)
+            return false;
+        r->moves = m;
+        r->cap = cap;
+    }
+    if (!(r->moves[r->nmoves] = strdup(move)))
+        return false;
+    r->nmoves++;
+    return true;
+}
+
+static void record_pop(UciRecord *r) { free(r->moves[--r->nmoves]); }
+
+// A record of fen (NULL: the start) and the tokens [from, t->n), each removal token (`xd7`)
+// joined to the turn before it, as the position command reads them.
+static bool record_make(UciRecord *r, const char *fen, const Tokens *t, int from) {
+    *r = (UciRecord){NULL, NULL, 0, 0};
+    if (fen && !(r->fen = strdup(fen)))
+        return false;
+    for (int i = from; i < t->n; i++) {
+        char *turn = join(t, i, i + 1);
+        while (turn && i + 1 < t->n && t->v[i + 1][0] == 'x') {
+            char *longer = realloc(turn, strlen(turn) + strlen(t->v[i + 1]) + 1);
+            if (!longer) {
+                free(turn);
+                turn = NULL;
+                break;
+            }
+            turn = strcat(longer, t->v[++i]);
+        }
+        bool ok = turn && record_push(r, turn);
+        free(turn);
+        if (!ok) {
+            record_clear(r);
+            return false;
+        }
+    }
+    return true;
+}
+
+// Set the game to the record's start and its first n turns; all or nothing.
+static bool replay(Uci *u, int n, Error *err) {
+    return u->family->set_position(u->game, u->record.fen, (const char *const *)u->record.moves, n,
+                                   err);
+}
+
+// ---------------------------------------------------------------------------------------------
 // The search thread
 
 // Print one iteration's report as an info line (the hooks' report, on the search thread).
@@ -183,23 +248,42 @@ static void report_message(void *ctx, const char *text) {
     output_line(((Uci *)ctx)->out, "info string %s", text);
 }
 
+// A `play` search's move goes on the board, under the game lock, before the bestmove line, so
+// that whoever reads that line finds the move played.
+static void play_move(Uci *u, const char *move) {
+    Error err;
+    bool ok = record_push(&u->record, move);
+    pthread_mutex_lock(&u->game_lock);
+    if (ok && !replay(u, u->record.nmoves, &err)) {
+        record_pop(&u->record);
+        ok = false;
+    }
+    pthread_mutex_unlock(&u->game_lock);
+    if (!ok)
+        error_reply(u, "play: the move could not be played");
+}
+
 // The search thread: search, then print the one bestmove of this go.
 static void *search_main(void *arg) {
     Uci *u = arg;
     SearchResult res;
     char line[96];
     u->family->search(u->game, &u->limits, &u->hooks, &res);
-    info_bestmove(&res, line, sizeof line);
+    if (u->search_plays && strcmp(res.best, "(none)"))
+        play_move(u, res.best);
+    info_bestmove(&res, !u->search_ugi, line, sizeof line);
     output_line(u->out, "%s", line);
     return NULL;
 }
 
 // Start the search thread on lim; the previous search must have been joined.
-static void start_search(Uci *u, const SearchLimits *lim, bool ponder) {
+static void start_search(Uci *u, const SearchLimits *lim, bool ponder, bool plays) {
     u->limits = *lim;
     u->hooks.report = report_info;
     u->hooks.message = report_message;
     u->hooks.ctx = u;
+    u->search_ugi = u->ugi;
+    u->search_plays = plays;
     atomic_store(&u->hooks.stop, false);
     atomic_store(&u->hooks.ponder, ponder);
     atomic_store(&u->hooks.ponderhit_us, 0);
@@ -262,7 +346,23 @@ static const GoNumber GO_NUMBERS[GO_COUNT] = {
     [GO_MATE]      = {"mate",      1,         COUNT_MAX, true},
     [GO_MOVETIME]  = {"movetime",  1,         TIME_MAX,  true},
 };
+
+// UGI names the players p1 (white, who moves first) and p2.
+static const struct { const char *name; GoKey key; } GO_ALIASES[] = {
+    {"p1time", GO_WTIME}, {"p2time", GO_BTIME}, {"p1inc", GO_WINC}, {"p2inc", GO_BINC},
+};
 // clang-format on
+
+// The key of a numeric go argument, GO_COUNT when name is none.
+static GoKey go_key(const char *name) {
+    for (int k = 0; k < GO_COUNT; k++)
+        if (!strcmp(name, GO_NUMBERS[k].name))
+            return (GoKey)k;
+    for (size_t i = 0; i < sizeof GO_ALIASES / sizeof GO_ALIASES[0]; i++)
+        if (!strcmp(name, GO_ALIASES[i].name))
+            return GO_ALIASES[i].key;
+    return GO_COUNT;
+}
 
 // Keep the value of a numeric go argument in lim.
 static void go_store(SearchLimits *lim, GoKey key, long long v) {
@@ -295,9 +395,9 @@ static void go_store(SearchLimits *lim, GoKey key, long long v) {
     }
 }
 
-// Parse the arguments of `go` as a stream of keywords and values into lim. searchmoves takes
-// the rest of the line: *moves_at is the index of its first move (t->n without it). False with
-// a message on the first bad argument.
+// Parse the arguments of `go` (or `play`) as a stream of keywords and values into lim.
+// searchmoves takes the rest of the line: *moves_at is the index of its first move (t->n
+// without it). False with a message on the first bad argument.
 static bool parse_go(const Tokens *t, SearchLimits *lim, bool *ponder, int *moves_at, char *msg,
                      size_t n) {
     char b1[48], b2[48];
@@ -312,31 +412,29 @@ static bool parse_go(const Tokens *t, SearchLimits *lim, bool *ponder, int *move
             *ponder = true;
         } else if (!strcmp(k, "searchmoves")) {
             if (i + 1 == t->n) {
-                snprintf(msg, n, "go searchmoves needs at least one move");
+                snprintf(msg, n, "%s searchmoves needs at least one move", t->v[0]);
                 return false;
             }
             *moves_at = i + 1;
             break;
         } else {
-            int key = 0;
-            while (key < GO_COUNT && strcmp(k, GO_NUMBERS[key].name))
-                key++;
+            GoKey key = go_key(k);
             if (key == GO_COUNT) {
-                snprintf(msg, n, "unknown go argument '%s'", shown(k, b1));
+                snprintf(msg, n, "unknown %s argument '%s'", t->v[0], shown(k, b1));
                 return false;
             }
             const GoNumber *g = &GO_NUMBERS[key];
             long long v;
             if (i + 1 == t->n) {
-                snprintf(msg, n, "go %s needs a value", g->name);
+                snprintf(msg, n, "%s %s needs a value", t->v[0], k);
                 return false;
             }
             if (!parse_number(t->v[++i], g->min, g->max, &v)) {
-                snprintf(msg, n, "go %s takes a number from %lld to %lld, not '%s'", g->name,
+                snprintf(msg, n, "%s %s takes a number from %lld to %lld, not '%s'", t->v[0], k,
                          g->min < 0 ? 0 : g->min, g->max, shown(t->v[i], b2));
                 return false;
             }
-            go_store(lim, (GoKey)key, v);
+            go_store(lim, key, v);
             limited |= g->limit;
         }
     }
@@ -364,6 +462,17 @@ static void collect_move(void *ctx, const char *move) {
     c->len += (size_t)sprintf(c->buf + c->len, "%s%s", c->len ? " " : "", move);
 }
 
+// The legal moves as one space-separated string (NULL when there are none), under the lock.
+static char *legal_moves_text(const Uci *u, int *count) {
+    MovesCtx c = {NULL, 0, 0};
+    pthread_mutex_lock((pthread_mutex_t *)&u->game_lock);
+    int n = u->family->legal_moves(u->game, collect_move, &c);
+    pthread_mutex_unlock((pthread_mutex_t *)&u->game_lock);
+    if (count)
+        *count = n;
+    return c.buf;
+}
+
 // Whether word is one of the space-separated words of list.
 static bool has_word(const char *list, const char *word) {
     size_t len = strlen(word);
@@ -383,15 +492,14 @@ static bool check_searchmoves(Uci *u, const Tokens *t, int from, char *msg, size
     if (from == t->n)
         return true;
     char b1[48];
-    MovesCtx c = {NULL, 0, 0};
-    u->family->legal_moves(u->game, collect_move, &c);
+    char *list = legal_moves_text(u, NULL);
     bool ok = true;
     for (int i = from; i < t->n && ok; i++)
-        if (!c.buf || !has_word(c.buf, t->v[i])) {
+        if (!list || !has_word(list, t->v[i])) {
             snprintf(msg, n, "searchmoves: '%s' is not a legal move", shown(t->v[i], b1));
             ok = false;
         }
-    free(c.buf);
+    free(list);
     return ok;
 }
 
@@ -419,6 +527,28 @@ static bool keep_searchmoves(Uci *u, const Tokens *t, int from) {
     return true;
 }
 
+// Add the engine settings and the arrival time to the limits of a search.
+static void apply_settings(const Uci *u, SearchLimits *lim) {
+    lim->start_us = u->received_us;
+    lim->threads = u->options[UCI_THREADS];
+    lim->multipv = u->options[UCI_MULTIPV];
+    lim->move_overhead = u->options[UCI_MOVE_OVERHEAD];
+    lim->show_wdl = u->options[UCI_SHOW_WDL];
+}
+
+// With `debug on`, show the limits a search starts with.
+static void debug_limits(Uci *u, const char *cmd, const SearchLimits *lim, bool ponder) {
+    if (!u->debug)
+        return;
+    output_line(u->out,
+                "info string %s: depth %d nodes %llu movetime %lld wtime %lld btime %lld winc "
+                "%lld binc %lld movestogo %d mate %d infinite %s ponder %s searchmoves %d",
+                cmd, lim->depth, (unsigned long long)lim->nodes, (long long)lim->movetime,
+                (long long)lim->time[0], (long long)lim->time[1], (long long)lim->inc[0],
+                (long long)lim->inc[1], lim->movestogo, lim->mate, lim->infinite ? "true" : "false",
+                ponder ? "true" : "false", lim->nsearchmoves);
+}
+
 // go: parse, check the searchmoves, and start the search with the current settings.
 static void cmd_go(Uci *u, const Tokens *t) {
     char msg[320];
@@ -436,12 +566,9 @@ static void cmd_go(Uci *u, const Tokens *t) {
     }
     lim.nsearchmoves = t->n - moves_at;
     lim.searchmoves = (const char *const *)u->searchmoves;
-    lim.start_us = u->received_us;
-    lim.threads = u->options[UCI_THREADS];
-    lim.multipv = u->options[UCI_MULTIPV];
-    lim.move_overhead = u->options[UCI_MOVE_OVERHEAD];
-    lim.show_wdl = u->options[UCI_SHOW_WDL];
-    start_search(u, &lim, ponder);
+    apply_settings(u, &lim);
+    debug_limits(u, "go", &lim, ponder);
+    start_search(u, &lim, ponder, false);
 }
 
 static void cmd_stop(Uci *u, const Tokens *t) {
@@ -460,14 +587,17 @@ static void cmd_ponderhit(Uci *u, const Tokens *t) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The other commands
+// Handshakes, options, positions
 
-static void cmd_uci(Uci *u, const Tokens *t) {
-    (void)t;
+// The handshake of either dialect: identity, the options with their current values, and the
+// dialect's ok; the dialect is kept for the bestmove lines that follow.
+static void handshake(Uci *u, bool ugi) {
     const GameFamily *f = u->family;
     char line[1024], value[64];
+    u->ugi = ugi;
     output_line(u->out, "id name tabula %s", TABULA_VERSION);
     output_line(u->out, "id author the tabula developers");
+    pthread_mutex_lock(&u->game_lock);
     int len = snprintf(line, sizeof line, "option name UCI_Variant type combo default %s",
                        f->variant(u->game));
     for (int i = 0; f->variant_id(i); i++)
@@ -482,14 +612,33 @@ static void cmd_uci(Uci *u, const Tokens *t) {
             output_line(u->out, "option name %s type spin default %s min %d max %d", o->name, value,
                         o->min, o->max);
     }
+    pthread_mutex_unlock(&u->game_lock);
     for (int i = 0; i < UCI_OPTION_COUNT; i++)
         declare_option(u, (UciOption)i);
-    output_line(u->out, "uciok");
+    output_line(u->out, ugi ? "ugiok" : "uciok");
+}
+
+static void cmd_uci(Uci *u, const Tokens *t) {
+    (void)t;
+    handshake(u, false);
+}
+
+static void cmd_ugi(Uci *u, const Tokens *t) {
+    (void)t;
+    handshake(u, true);
 }
 
 static void cmd_isready(Uci *u, const Tokens *t) {
     (void)t;
     output_line(u->out, "readyok");
+}
+
+static void cmd_debug(Uci *u, const Tokens *t) {
+    if (t->n != 2 || (strcmp(t->v[1], "on") && strcmp(t->v[1], "off"))) {
+        error_reply(u, "usage: debug on|off");
+        return;
+    }
+    u->debug = !strcmp(t->v[1], "on");
 }
 
 // Set a rule option of the family.
@@ -532,6 +681,8 @@ static void cmd_setoption(Uci *u, const Tokens *t) {
             *c = (char)tolower((unsigned char)*c);
         if (!u->family->set_variant(u->game, value, &err))
             error_reply(u, err.msg);
+        else
+            record_clear(&u->record);
     } else if (engine >= 0) {
         if (!set_engine_option(u, (UciOption)engine, value, &err))
             error_reply(u, err.msg);
@@ -542,15 +693,17 @@ static void cmd_setoption(Uci *u, const Tokens *t) {
     free(value);
 }
 
+// ucinewgame, uginewgame and new: the variant's start, history forgotten, hash cleared.
 static void cmd_ucinewgame(Uci *u, const Tokens *t) {
     (void)t;
     Error err;
     u->family->set_position(u->game, NULL, NULL, 0, &err);
     u->family->clear_hash(u->game);
+    record_clear(&u->record);
 }
 
 static void cmd_position(Uci *u, const Tokens *t) {
-    char b1[48], msg[320];
+    char b1[48], msg[320], converted[SANMILL_FEN_MAX];
     int moves_at = t->n, fen_end = t->n;
     for (int i = 1; i < t->n; i++)
         if (!strcmp(t->v[i], "moves")) {
@@ -580,13 +733,157 @@ static void cmd_position(Uci *u, const Tokens *t) {
         return;
     }
     Error err;
-    const char *const *moves = (const char *const *)t->v + moves_at;
-    if (!u->family->set_position(u->game, fen, moves, t->n - moves_at, &err)) {
+    bool ok = true;
+    if (fen && sanmill_detect(fen)) {
+        const char *variant = u->family->variant(u->game);
+        if (!sanmill_variant_ok(variant))
+            ok = error_set(&err,
+                           "a Sanmill position needs a 24-point variant (nine, twelve, eleven, "
+                           "morabaraba, lasker), not %s",
+                           variant);
+        else if ((ok = sanmill_to_fen(fen, converted, sizeof converted, &err))) {
+            free(fen);
+            fen = strdup(converted);
+            ok = fen || error_set(&err, "out of memory");
+        }
+    }
+    UciRecord r;
+    if (ok && !record_make(&r, fen, t, moves_at))
+        ok = error_set(&err, "out of memory");
+    else if (ok) {
+        const char *const *moves = (const char *const *)r.moves;
+        ok = u->family->set_position(u->game, fen, moves, r.nmoves, &err);
+        if (ok) {
+            record_clear(&u->record);
+            u->record = r;
+        } else {
+            record_clear(&r);
+        }
+    }
+    if (!ok) {
         snprintf(msg, sizeof msg, "%s (position unchanged)", err.msg);
         error_reply(u, msg);
     }
     free(fen);
 }
+
+// ---------------------------------------------------------------------------------------------
+// A person's commands: new, move, undo, play
+
+// move <m>: play one turn on the current position (a removal may follow as its own token).
+static void cmd_move(Uci *u, const Tokens *t) {
+    char b1[48], msg[400];
+    if (t->n < 2 || t->v[1][0] == 'x') {
+        error_reply(u, "usage: move <move>, e.g. move d6, move a1-a4, move d6xa1");
+        return;
+    }
+    for (int i = 2; i < t->n; i++)
+        if (t->v[i][0] != 'x') {
+            snprintf(msg, sizeof msg, "move takes one move; '%s' is another", shown(t->v[i], b1));
+            error_reply(u, msg);
+            return;
+        }
+    char *turn = join(t, 1, t->n);
+    if (turn) // "a1-a4 xd7" -> "a1-a4xd7"
+        for (char *s = turn; (s = strchr(s, ' '));)
+            memmove(s, s + 1, strlen(s));
+    Error err;
+    if (!turn || !record_push(&u->record, turn)) {
+        error_reply(u, "out of memory");
+    } else if (!replay(u, u->record.nmoves, &err)) {
+        record_pop(&u->record);
+        snprintf(msg, sizeof msg, "cannot play '%s': %s (position unchanged)", shown(turn, b1),
+                 err.msg);
+        error_reply(u, msg);
+    }
+    free(turn);
+}
+
+// undo: take back the last turn played since the position was set.
+static void cmd_undo(Uci *u, const Tokens *t) {
+    char msg[320];
+    Error err;
+    if (t->n > 1) {
+        error_reply(u, "usage: undo");
+        return;
+    }
+    if (u->record.nmoves == 0) {
+        error_reply(u, "undo: no move to take back");
+        return;
+    }
+    if (!replay(u, u->record.nmoves - 1, &err)) {
+        snprintf(msg, sizeof msg, "undo: %s (position unchanged)", err.msg);
+        error_reply(u, msg);
+        return;
+    }
+    record_pop(&u->record);
+}
+
+// play [limits]: the engine searches and plays its move on the board. The limits are those of
+// go, without infinite, ponder and searchmoves; they are kept for the next bare `play`.
+static void cmd_play(Uci *u, const Tokens *t) {
+    char msg[320], reason[160];
+    SearchLimits lim = u->play_limits;
+    if (t->n > 1) {
+        bool ponder;
+        int moves_at;
+        lim = (SearchLimits){.time = {-1, -1}};
+        if (!parse_go(t, &lim, &ponder, &moves_at, msg, sizeof msg)) {
+            error_reply(u, msg);
+            return;
+        }
+        if (ponder || moves_at < t->n || lim.infinite) {
+            error_reply(u, "play takes the limits of go (depth, nodes, movetime, mate, the "
+                           "clocks), and at least one that ends the search");
+            return;
+        }
+        u->play_limits = lim;
+    }
+    if (u->family->result(u->game, reason, sizeof reason) != RESULT_NONE) {
+        snprintf(msg, sizeof msg, "play: the game is over (%s)", reason);
+        error_reply(u, msg);
+        return;
+    }
+    apply_settings(u, &lim);
+    debug_limits(u, "play", &lim, false);
+    start_search(u, &lim, false, true);
+}
+
+// ---------------------------------------------------------------------------------------------
+// query (UGI)
+
+// query gameover|p1turn|result: `response ...` about the current position.
+static void cmd_query(Uci *u, const Tokens *t) {
+    char b1[48], msg[160], reason[160], fen[128];
+    if (t->n != 2) {
+        error_reply(u, "usage: query gameover|p1turn|result");
+        return;
+    }
+    pthread_mutex_lock(&u->game_lock);
+    GameResult r = u->family->result(u->game, reason, sizeof reason);
+    u->family->get_position(u->game, fen, sizeof fen);
+    pthread_mutex_unlock(&u->game_lock);
+    // The side to move is the second field of the position string.
+    const char *side = fen + strcspn(fen, " ");
+    if (!strcmp(t->v[1], "gameover")) {
+        output_line(u->out, "response %s", r != RESULT_NONE ? "true" : "false");
+    } else if (!strcmp(t->v[1], "p1turn")) {
+        output_line(u->out, "response %s", !strncmp(side, " w", 2) ? "true" : "false");
+    } else if (!strcmp(t->v[1], "result")) {
+        output_line(u->out, "response %s",
+                    r == RESULT_WHITE_WINS   ? "p1win"
+                    : r == RESULT_BLACK_WINS ? "p2win"
+                    : r == RESULT_DRAW       ? "draw"
+                                             : "none");
+    } else {
+        snprintf(msg, sizeof msg, "unknown query '%s' (gameover, p1turn or result)",
+                 shown(t->v[1], b1));
+        error_reply(u, msg);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The engine's extras
 
 typedef struct DivideCtx {
     Output *out;
@@ -599,15 +896,8 @@ static void divide_line(void *ctx, const char *move, uint64_t count) {
 #define PERFT_MAX_DEPTH 64
 
 static void cmd_perft(Uci *u, const Tokens *t) {
-    char *end;
-    long depth = 0;
-    if (t->n == 2) {
-        errno = 0;
-        depth = strtol(t->v[1], &end, 10);
-        if (*end || errno)
-            depth = 0;
-    }
-    if (t->n != 2 || depth < 1 || depth > PERFT_MAX_DEPTH) {
+    long long depth = 0;
+    if (t->n != 2 || !parse_number(t->v[1], 1, PERFT_MAX_DEPTH, &depth)) {
         error_reply(u, "usage: perft <depth>, depth from 1 to 64");
         return;
     }
@@ -619,29 +909,35 @@ static void cmd_perft(Uci *u, const Tokens *t) {
 static void cmd_d(Uci *u, const Tokens *t) {
     (void)t;
     char board[BOARD_TEXT_MAX], fen[128], reason[160];
+    pthread_mutex_lock(&u->game_lock);
     u->family->render(u->game, board, sizeof board);
     u->family->get_position(u->game, fen, sizeof fen);
     u->family->result(u->game, reason, sizeof reason);
+    uint64_t key = u->family->key(u->game);
+    const char *variant = u->family->variant(u->game);
+    pthread_mutex_unlock(&u->game_lock);
     output_text(u->out, board);
-    output_line(u->out, "Variant: %s", u->family->variant(u->game));
+    output_line(u->out, "Variant: %s", variant);
     output_line(u->out, "Position: %s", fen);
-    output_line(u->out, "Key: %016llX", (unsigned long long)u->family->key(u->game));
+    output_line(u->out, "Key: %016llX", (unsigned long long)key);
     output_line(u->out, "Result: %s", reason);
 }
 
 static void cmd_moves(Uci *u, const Tokens *t) {
     (void)t;
-    MovesCtx c = {NULL, 0, 0};
-    int n = u->family->legal_moves(u->game, collect_move, &c);
-    output_line(u->out, "%s", n && c.buf ? c.buf : "(none)");
-    free(c.buf);
+    int n;
+    char *list = legal_moves_text(u, &n);
+    output_line(u->out, "%s", n && list ? list : "(none)");
+    free(list);
 }
 
 // eval: the family's evaluation text, one reply line per line.
 static void cmd_eval(Uci *u, const Tokens *t) {
     (void)t;
     char text[EVAL_TEXT_MAX];
+    pthread_mutex_lock(&u->game_lock);
     u->family->eval(u->game, text, sizeof text);
+    pthread_mutex_unlock(&u->game_lock);
     for (char *line = text, *next; *line; line = next) {
         next = line + strcspn(line, "\n");
         if (*next)
@@ -674,33 +970,92 @@ typedef struct Command {
     const char *name;
     void (*run)(Uci *u, const Tokens *t);
     bool stops; // stops a running search (and waits for its bestmove) before it runs
+    const char *usage;
     const char *help;
 } Command;
 
 // clang-format off
 static const Command COMMANDS[] = {
-    {"uci",        cmd_uci,        false, "identify, list the options, answer uciok"},
-    {"isready",    cmd_isready,    false, "answer readyok (at once, also while searching)"},
-    {"setoption",  cmd_setoption,  true,  "setoption name <id> [value <x>]: set an option"},
-    {"ucinewgame", cmd_ucinewgame, true,  "start a new game from the variant's start position"},
-    {"position",   cmd_position,   true,  "position startpos|fen <string> [moves <m1> ...]"},
-    {"go",         cmd_go,         true,  "go [<limits>] [infinite] [ponder] [searchmoves <m>...]"},
-    {"stop",       cmd_stop,       false, "stop the search; it answers bestmove"},
-    {"ponderhit",  cmd_ponderhit,  false, "the pondered move was played: search on the clock"},
-    {"perft",      cmd_perft,      true,  "perft <depth>: count move sequences, per move"},
-    {"bench",      cmd_bench,      true,  "bench [depth]: search the bench positions, count nodes"},
-    {"d",          cmd_d,          false, "draw the board, the position string and its key"},
-    {"moves",      cmd_moves,      false, "list the legal moves"},
-    {"eval",       cmd_eval,       false, "the static evaluation and its terms"},
-    {"help",       cmd_help,       false, "list the commands"},
-    {"quit",       cmd_quit,       false, "stop any search and leave"},
+    {"uci",        cmd_uci,        false, "uci",
+     "identify, list the options, answer uciok; the UCI dialect"},
+    {"ugi",        cmd_ugi,        false, "ugi",
+     "as uci, answering ugiok; the UGI dialect (bestmove without ponder)"},
+    {"isready",    cmd_isready,    false, "isready",
+     "answer readyok (at once, also while searching)"},
+    {"debug",      cmd_debug,      false, "debug on|off",
+     "with on, extra info string diagnostics (the limits of each search)"},
+    {"setoption",  cmd_setoption,  true,  "setoption name <id> [value <x>]",
+     "set an option; uci lists them"},
+    {"ucinewgame", cmd_ucinewgame, true,  "ucinewgame",
+     "a new game: the variant's start, history forgotten, hash cleared"},
+    {"uginewgame", cmd_ucinewgame, true,  "uginewgame",
+     "the same as ucinewgame"},
+    {"new",        cmd_ucinewgame, true,  "new",
+     "the same as ucinewgame"},
+    {"position",   cmd_position,   true,  "position startpos|fen <string> [moves <m1> ...]",
+     "set the position (a tabula or a Sanmill position string), then play the moves"},
+    {"move",       cmd_move,       true,  "move <m>",
+     "play one legal move on the current position"},
+    {"undo",       cmd_undo,       true,  "undo",
+     "take back the last move played since the position was set"},
+    {"play",       cmd_play,       true,  "play [<limits of go>]",
+     "the engine searches (first movetime 1000, then the last limits given) and plays "
+     "its move"},
+    {"go",         cmd_go,         true,
+     "go [wtime|btime|winc|binc|p1time|p2time|p1inc|p2inc <ms>] [movestogo <n>] [depth <d>] "
+     "[nodes <n>] [mate <n>] [movetime <ms>] [infinite] [ponder] [searchmoves <m1> ...]",
+     "search the position: info lines, then bestmove"},
+    {"stop",       cmd_stop,       false, "stop",
+     "stop the search; it answers bestmove"},
+    {"ponderhit",  cmd_ponderhit,  false, "ponderhit",
+     "the pondered move was played: search on the clock"},
+    {"query",      cmd_query,      false, "query gameover|p1turn|result",
+     "answer response true|false, or response p1win|p2win|draw|none"},
+    {"perft",      cmd_perft,      true,  "perft <depth>",
+     "count the move sequences of depth plies, per move"},
+    {"bench",      cmd_bench,      true,  "bench [depth]",
+     "search the bench positions, count the nodes"},
+    {"d",          cmd_d,          false, "d",
+     "draw the board, the position string and its key"},
+    {"moves",      cmd_moves,      false, "moves",
+     "list the legal moves"},
+    {"eval",       cmd_eval,       false, "eval",
+     "the static evaluation and its terms"},
+    {"help",       cmd_help,       false, "help [command]",
+     "list the commands, or explain one"},
+    {"quit",       cmd_quit,       false, "quit",
+     "stop any search and leave"},
 };
 // clang-format on
 
+#define NCOMMANDS (int)(sizeof COMMANDS / sizeof COMMANDS[0])
+
+static const Command *find_command(const char *name) {
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(name, COMMANDS[i].name))
+            return &COMMANDS[i];
+    return NULL;
+}
+
+// help: one line per command; help <command>: its usage and what it does.
 static void cmd_help(Uci *u, const Tokens *t) {
-    (void)t;
-    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
-        output_line(u->out, "%-11s %s", COMMANDS[i].name, COMMANDS[i].help);
+    char b1[48], msg[120];
+    if (t->n == 1) {
+        for (int i = 0; i < NCOMMANDS; i++)
+            output_line(u->out, "%-11s %s", COMMANDS[i].name, COMMANDS[i].help);
+        return;
+    }
+    const Command *c = t->n == 2 ? find_command(t->v[1]) : NULL;
+    if (!c) {
+        if (t->n == 2)
+            snprintf(msg, sizeof msg, "help: unknown command '%s'", shown(t->v[1], b1));
+        else
+            snprintf(msg, sizeof msg, "usage: help [command]");
+        error_reply(u, msg);
+        return;
+    }
+    output_line(u->out, "usage: %s", c->usage);
+    output_line(u->out, "%s", c->help);
 }
 
 bool uci_init(Uci *u, Output *out) {
@@ -708,16 +1063,23 @@ bool uci_init(Uci *u, Output *out) {
     u->family = &MILL_FAMILY;
     u->game = u->family->create("nine");
     u->quit = false;
+    u->ugi = false;
+    u->debug = false;
     for (int i = 0; i < UCI_OPTION_COUNT; i++)
         u->options[i] = ENGINE_OPTIONS[i].def;
     u->received_us = 0;
+    u->record = (UciRecord){NULL, NULL, 0, 0};
+    u->play_limits = (SearchLimits){.time = {-1, -1}, .movetime = PLAY_MOVETIME_DEFAULT};
     u->searching = false;
     u->searchmoves = NULL;
+    u->search_ugi = false;
+    u->search_plays = false;
     u->limits = (SearchLimits){.time = {-1, -1}};
     u->hooks = (SearchHooks){.report = NULL};
     atomic_init(&u->hooks.stop, false);
     atomic_init(&u->hooks.ponder, false);
     atomic_init(&u->hooks.ponderhit_us, 0);
+    pthread_mutex_init(&u->game_lock, NULL);
     return u->game != NULL;
 }
 
@@ -725,8 +1087,11 @@ void uci_free(Uci *u) {
     uci_stop_search(u);
     free(u->searchmoves);
     u->searchmoves = NULL;
-    if (u->game)
+    record_clear(&u->record);
+    if (u->game) { // a second uci_free does nothing
         u->family->destroy(u->game);
+        pthread_mutex_destroy(&u->game_lock);
+    }
     u->game = NULL;
 }
 
@@ -738,10 +1103,7 @@ bool uci_execute(Uci *u, const char *line) {
         return !u->quit;
     }
     if (t.n > 0 && t.v[0][0] != '#') {
-        const Command *c = NULL;
-        for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0] && !c; i++)
-            if (!strcmp(t.v[0], COMMANDS[i].name))
-                c = &COMMANDS[i];
+        const Command *c = find_command(t.v[0]);
         if (c) {
             if (c->stops)
                 uci_finish_search(u);
@@ -759,8 +1121,59 @@ bool uci_execute(Uci *u, const char *line) {
 void uci_loop(Uci *u, FILE *in) {
     char *line = NULL;
     size_t cap = 0;
-    while (!u->quit && getline(&line, &cap, in) >= 0)
-        uci_execute(u, line);
+    ssize_t len;
+    while (!u->quit && (len = getline(&line, &cap, in)) >= 0) {
+        if (memchr(line, '\0', (size_t)len))
+            error_reply(u, "the line holds a NUL byte; ignored");
+        else
+            uci_execute(u, line);
+    }
     free(line);
     uci_finish_search(u);
+}
+
+// ---------------------------------------------------------------------------------------------
+// For the prompt
+
+const char *uci_command_name(int i) { return i >= 0 && i < NCOMMANDS ? COMMANDS[i].name : NULL; }
+
+const char *uci_option_name(const Uci *u, int i) {
+    if (i == 0)
+        return "UCI_Variant";
+    i--;
+    if (i >= 0 && i < u->family->noptions)
+        return u->family->options[i].name;
+    i -= u->family->noptions;
+    return i >= 0 && i < UCI_OPTION_COUNT ? ENGINE_OPTIONS[i].name : NULL;
+}
+
+int uci_legal_moves(const Uci *u, char ***moves) {
+    int n;
+    char *list = legal_moves_text(u, &n);
+    *moves = NULL;
+    if (n <= 0 || !list) {
+        free(list);
+        return 0;
+    }
+    char **v = calloc((size_t)n, sizeof *v);
+    int k = 0;
+    for (char *save, *s = v ? strtok_r(list, " ", &save) : NULL; s && k < n;
+         s = strtok_r(NULL, " ", &save))
+        if ((v[k] = strdup(s)))
+            k++;
+    free(list);
+    if (k == 0) {
+        free(v);
+        v = NULL;
+    }
+    *moves = v;
+    return k;
+}
+
+void uci_print_board(Uci *u) {
+    char board[BOARD_TEXT_MAX];
+    pthread_mutex_lock(&u->game_lock);
+    u->family->render(u->game, board, sizeof board);
+    pthread_mutex_unlock(&u->game_lock);
+    output_text(u->out, board);
 }

@@ -289,9 +289,10 @@ START_TEST(test_isready) {
 END_TEST
 
 START_TEST(test_help_lists_commands) {
-    static const char *const names[] = {"uci", "isready", "setoption", "ucinewgame", "position",
-                                        "go",  "stop",    "ponderhit", "perft",      "bench",
-                                        "d",   "moves",   "eval",      "help",       "quit"};
+    static const char *const names[] = {
+        "uci",      "ugi",   "isready", "debug", "setoption", "ucinewgame", "uginewgame", "new",
+        "position", "move",  "undo",    "play",  "go",        "stop",       "ponderhit",  "query",
+        "perft",    "bench", "d",       "moves", "eval",      "help",       "quit"};
     char *out = run("help");
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char prefix[32], rest[128];
@@ -1233,13 +1234,16 @@ END_TEST
 START_TEST(test_info_bestmove) {
     char line[96];
     SearchResult res = {.best = "d6", .ponder = "b4"};
-    info_bestmove(&res, line, sizeof line);
+    info_bestmove(&res, true, line, sizeof line);
     ck_assert_str_eq(line, "bestmove d6 ponder b4");
+    // UGI: exactly two tokens.
+    info_bestmove(&res, false, line, sizeof line);
+    ck_assert_str_eq(line, "bestmove d6");
     res.ponder[0] = '\0';
-    info_bestmove(&res, line, sizeof line);
+    info_bestmove(&res, true, line, sizeof line);
     ck_assert_str_eq(line, "bestmove d6");
     strcpy(res.best, "(none)");
-    info_bestmove(&res, line, sizeof line);
+    info_bestmove(&res, true, line, sizeof line);
     ck_assert_str_eq(line, "bestmove (none)");
 }
 END_TEST
@@ -2150,6 +2154,473 @@ START_TEST(test_bench_bad) {
 }
 END_TEST
 
+// ---------------------------------------------------------------------------------------------
+// UGI, debug, help <command>
+
+START_TEST(test_ugi_handshake) {
+    Session s;
+    session_open(&s);
+    char *ugi = execute_copy(&s, "ugi");
+    const char *uci = execute(&s, "uci");
+    // The same lines, but for the last.
+    ck_assert_msg(!strncmp(ugi, uci, strlen(uci) - strlen("uciok\n")), "%s\n---\n%s", ugi, uci);
+    ck_assert_str_eq(last_line(ugi), "ugiok\n");
+    ck_assert_str_eq(last_line(uci), "uciok\n");
+    free(ugi);
+    session_close(&s);
+}
+END_TEST
+
+START_TEST(test_ugi_query) {
+    Session s;
+    session_open(&s);
+    ck_assert_msg(!strcmp(last_line(execute(&s, "ugi")), "ugiok\n"), "%s", s.last);
+    ck_assert_str_eq(execute(&s, "uginewgame"), "");
+    ck_assert_str_eq(execute(&s, "query p1turn"), "response true\n");
+    ck_assert_str_eq(execute(&s, "query gameover"), "response false\n");
+    ck_assert_str_eq(execute(&s, "query result"), "response none\n");
+    ck_assert_str_eq(execute(&s, "position startpos moves d7"), "");
+    ck_assert_str_eq(execute(&s, "query p1turn"), "response false\n");
+    ck_assert_str_eq(execute(&s, "setoption name UCI_Variant value three"), "");
+    ck_assert_str_eq(execute(&s, "position fen " THREE_WON), "");
+    ck_assert_str_eq(execute(&s, "query gameover"), "response true\n");
+    ck_assert_str_eq(execute(&s, "query result"), "response p1win\n");
+    ck_assert_str_eq(execute(&s, "position fen BBB/3/WW1 w 1 0 0 3"), "");
+    ck_assert_str_eq(execute(&s, "query result"), "response p2win\n");
+    ck_assert_str_eq(execute(&s, "query p1turn"), "response true\n");
+    ck_assert_str_eq(execute(&s, "setoption name UCI_Variant value nine"), "");
+    ck_assert_str_eq(execute(&s, "setoption name NMoveRule value 4"), "");
+    ck_assert_str_eq(execute(&s, "position fen " NINE_3MEN), "");
+    ck_assert_str_eq(execute(&s, "query result"), "response draw\n");
+    ck_assert_str_eq(execute(&s, "query gameover"), "response true\n");
+    // uginewgame is ucinewgame.
+    ck_assert_str_eq(execute(&s, "uginewgame"), "");
+    char fen[128];
+    get_fen(&s, fen, sizeof fen);
+    ck_assert_str_eq(fen, NINE_START);
+    static const char *const bad[] = {"query", "query foo", "query p1turn x", "query P1TURN",
+                                      "query \x01\xff"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_one_error(execute(&s, bad[i]), "bad query");
+    session_close(&s);
+}
+END_TEST
+
+// In UGI the bestmove line has exactly two tokens; uci switches back.
+START_TEST(test_ugi_bestmove) {
+    Session s;
+    char best[64], ponder[64];
+    session_open(&s);
+    execute(&s, "ugi");
+    ck_assert_str_eq(execute(&s, "position startpos moves d7 g7 g4 a7"), "");
+    uci_execute(&s.uci, "go p1time 500 p2time 500 p1inc 10 p2inc 10");
+    char *out = strdup(finish_search(&s));
+    get_bestmove(out, best, ponder, sizeof best);
+    ck_assert_msg(!ponder[0], "a ponder move in UGI:\n%s", out);
+    ck_assert(is_legal(&s, best));
+    free(out);
+    uci_execute(&s.uci, "go depth 4");
+    out = strdup(finish_search(&s));
+    get_bestmove(out, best, ponder, sizeof best);
+    ck_assert_msg(!ponder[0], "a ponder move in UGI:\n%s", out);
+    free(out);
+    execute(&s, "uci");
+    uci_execute(&s.uci, "go depth 4");
+    out = strdup(finish_search(&s));
+    get_bestmove(out, best, ponder, sizeof best);
+    ck_assert_msg(ponder[0], "no ponder move in UCI at depth 4:\n%s", out);
+    free(out);
+    session_close(&s);
+}
+END_TEST
+
+START_TEST(test_debug) {
+    Session s;
+    session_open(&s);
+    ck_assert_str_eq(execute(&s, "debug on"), "");
+    uci_execute(&s.uci, "go depth 2 p1time 300");
+    const char *out = finish_search(&s);
+    ck_assert_msg(strstr(out, "info string go: depth 2 nodes 0 movetime 0 wtime 300 btime -1 ") ==
+                      out,
+                  "%s", out);
+    ck_assert_str_eq(execute(&s, "debug off"), "");
+    uci_execute(&s.uci, "go depth 2");
+    out = finish_search(&s);
+    ck_assert_msg(!strstr(out, "info string"), "%s", out);
+    static const char *const bad[] = {"debug", "debug yes", "debug on off", "debug ON"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_one_error(execute(&s, bad[i]), bad[i]);
+    session_close(&s);
+}
+END_TEST
+
+START_TEST(test_help_command) {
+    Session s;
+    session_open(&s);
+    for (int i = 0; uci_command_name(i); i++) {
+        char line[64];
+        snprintf(line, sizeof line, "help %s", uci_command_name(i));
+        const char *out = execute(&s, line);
+        ck_assert_msg(count_lines(out) == 2 && !strncmp(out, "usage: ", 7), "%s", out);
+        ck_assert_msg(!strncmp(out + 7, uci_command_name(i), strlen(uci_command_name(i))), "%s",
+                      out);
+    }
+    assert_one_error(execute(&s, "help foo"), "help foo");
+    assert_one_error(execute(&s, "help go stop"), "help go stop");
+    session_close(&s);
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
+// A person's commands: new, move, undo, play
+
+START_TEST(test_move_undo) {
+    Session s;
+    char fen[128];
+    session_open(&s);
+    ck_assert_str_eq(execute(&s, "move d7"), "");
+    ck_assert_str_eq(execute(&s, "move a1"), "");
+    ck_assert_str_eq(execute(&s, "move g7"), "");
+    ck_assert_str_eq(execute(&s, "move a4"), "");
+    ck_assert_str_eq(execute(&s, "move a7 xa1"), "");
+    get_fen(&s, fen, sizeof fen);
+    ck_assert_str_eq(fen, "WWW/3/3/B5/3/3/3 b 6 7 0 3");
+    // Taking back the mill restores the man removed.
+    ck_assert_str_eq(execute(&s, "undo"), "");
+    get_fen(&s, fen, sizeof fen);
+    ck_assert_str_eq(fen, "1WW/3/3/B5/3/3/B2 w 7 7 0 3");
+    ck_assert_str_eq(execute(&s, "move a7xa4"), "");
+    get_fen(&s, fen, sizeof fen);
+    ck_assert_str_eq(fen, "WWW/3/3/6/3/3/B2 b 6 7 0 3");
+    // A bad move changes nothing.
+    char *before = snapshot(&s);
+    static const char *const bad[] = {"move",     "move zz",    "move a1",         "move d7 g7",
+                                      "move xd7", "move d1-a1", "move d1 xa7 xg7", "move \xff",
+                                      "undo 1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_one_error(execute(&s, bad[i]), bad[i]);
+    char *after = snapshot(&s);
+    ck_assert_str_eq(before, after);
+    free(before);
+    free(after);
+    // Undo back to the start, then one more is an error.
+    for (int i = 0; i < 5; i++)
+        ck_assert_str_eq(execute(&s, "undo"), "");
+    get_fen(&s, fen, sizeof fen);
+    ck_assert_str_eq(fen, NINE_START);
+    assert_one_error(execute(&s, "undo"), "undo at the start");
+    session_close(&s);
+}
+END_TEST
+
+// move and undo work on top of position, whose moves they extend and take back; a new
+// position, ucinewgame, new and a new variant start a new record.
+START_TEST(test_move_undo_after_position) {
+    Session s;
+    char fen[128], key1[64], key2[64];
+    session_open(&s);
+    ck_assert_str_eq(execute(&s, "position startpos moves " NINE_18), "");
+    get_key(&s, key1, sizeof key1);
+    ck_assert_str_eq(execute(&s, "move f6-f4"), "");
+    ck_assert_str_eq(execute(&s, "undo"), "");
+    get_key(&s, key2, sizeof key2);
+    ck_assert_str_eq(key1, key2);
+    ck_assert_str_eq(execute(&s, "undo"), "");
+    get_fen(&s, fen, sizeof fen);
+    ck_assert_str_eq(fen, "BWB/WBW/BBW/W1W2W/2W/1BW/B1B b 0 1 0 9");
+    // Removals given as their own tokens in position are one turn each.
+    ck_assert_str_eq(execute(&s, "position fen " NINE_18_FEN " moves b6-b4 xa7 a1-d1"), "");
+    ck_assert_str_eq(execute(&s, "undo"), "");
+    ck_assert_str_eq(execute(&s, "undo"), "");
+    get_fen(&s, fen, sizeof fen);
+    ck_assert_str_eq(fen, NINE_18_FEN);
+    assert_one_error(execute(&s, "undo"), "undo past the position string");
+    ck_assert_str_eq(execute(&s, "move a4-b4"), "");
+    ck_assert_str_eq(execute(&s, "new"), "");
+    get_fen(&s, fen, sizeof fen);
+    ck_assert_str_eq(fen, NINE_START);
+    assert_one_error(execute(&s, "undo"), "undo after new");
+    ck_assert_str_eq(execute(&s, "move d7"), "");
+    ck_assert_str_eq(execute(&s, "setoption name UCI_Variant value six"), "");
+    assert_one_error(execute(&s, "undo"), "undo after a new variant");
+    ck_assert_str_eq(execute(&s, "move a5"), "");
+    ck_assert_str_eq(execute(&s, "ucinewgame"), "");
+    assert_one_error(execute(&s, "undo"), "undo after ucinewgame");
+    // A failed position keeps the record.
+    ck_assert_str_eq(execute(&s, "position startpos moves a5 b4"), "");
+    assert_one_error(execute(&s, "position startpos moves zz"), "bad position");
+    ck_assert_str_eq(execute(&s, "undo"), "");
+    get_fen(&s, fen, sizeof fen);
+    ck_assert_str_eq(fen, "W2/3/4/3/3 b 5 6 0 1");
+    session_close(&s);
+}
+END_TEST
+
+START_TEST(test_play) {
+    Session s;
+    char fen[128], best[64], ponder[64];
+    session_open(&s);
+    ck_assert_str_eq(execute(&s, "position startpos moves d7"), "");
+    uci_execute(&s.uci, "play depth 3");
+    char *out = strdup(finish_search(&s));
+    get_bestmove(out, best, ponder, sizeof best);
+    free(out);
+    get_fen(&s, fen, sizeof fen);
+    ck_assert_msg(strstr(fen, " w 8 8 0 2") != NULL, "%s after play %s", fen, best);
+    // The move played is the record's: undo takes it back.
+    ck_assert_str_eq(execute(&s, "undo"), "");
+    get_fen(&s, fen, sizeof fen);
+    ck_assert_str_eq(fen, "1W1/3/3/6/3/3/3 b 8 9 0 1");
+    // A bare play uses the last limits (depth 3 here), by default 1 s.
+    double t0 = seconds();
+    uci_execute(&s.uci, "play");
+    finish_search(&s);
+    ck_assert_msg(seconds() - t0 < 1.0, "play after play depth 3 took %.2f s", seconds() - t0);
+    get_fen(&s, fen, sizeof fen);
+    ck_assert_msg(strstr(fen, " w 8 8 0 2") != NULL, "%s", fen);
+    // Stop ends a play search at once, and its move is played.
+    uci_execute(&s.uci, "play movetime 100000");
+    sleep_ms(50);
+    ck_assert_int_eq(count_prefix(execute(&s, "stop"), "bestmove "), 1);
+    get_fen(&s, fen, sizeof fen);
+    ck_assert_msg(strstr(fen, " b 7 8 0 2") != NULL, "%s", fen);
+    // Nothing to play in a finished game.
+    ck_assert_str_eq(execute(&s, "setoption name UCI_Variant value three"), "");
+    ck_assert_str_eq(execute(&s, "position fen " THREE_WON), "");
+    assert_one_error(execute(&s, "play depth 1"), "play on a finished game");
+    ck_assert(!s.uci.searching);
+    session_close(&s);
+
+    session_open(&s);
+    double t1 = seconds();
+    uci_execute(&s.uci, "play");
+    finish_search(&s);
+    double t = seconds() - t1;
+    ck_assert_msg(t > 0.3 && t < 3.0, "a bare play took %.2f s, not about 1 s", t);
+    session_close(&s);
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
+// Sanmill's FEN
+
+#define SANMILL_START "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1"
+// NINE_18_FEN in Sanmill's rings: inner d5 e5 e4 e3 d3 c3 c4 c5, middle d6 ... b6, outer d7
+// ... a7.
+#define SANMILL_18 "@O*O*@O@/@O*O@**O/O@O@*@O@ w m s 9 0 9 0 0 0 0 0 0 0 0 0 10"
+
+// The points of Sanmill's rings in order: inner, middle, outer, each from 12 o'clock clockwise.
+static const char *const RING_POINTS[24] = {"d5", "e5", "e4", "e3", "d3", "c3", "c4", "c5",
+                                            "d6", "f6", "f4", "f2", "d2", "b2", "b4", "b6",
+                                            "d7", "g7", "g4", "g1", "d1", "a1", "a4", "a7"};
+
+// A white man on each of Sanmill's 24 points is the same man placed on that point.
+START_TEST(test_sanmill_points) {
+    Session s;
+    char line[256], want[128], got[128];
+    session_open(&s);
+    for (int i = 0; i < 24; i++) {
+        char board[27];
+        memset(board, '*', 26);
+        board[8] = board[17] = '/';
+        board[26] = '\0';
+        board[i / 8 * 9 + i % 8] = 'O';
+        snprintf(line, sizeof line, "position startpos moves %s", RING_POINTS[i]);
+        ck_assert_str_eq(execute(&s, line), "");
+        get_fen(&s, want, sizeof want);
+        snprintf(line, sizeof line, "position fen %s b p p 1 8 0 9 0 0 0 0 0 0 0 0 1", board);
+        ck_assert_msg(!strcmp(execute(&s, line), ""), "%s: %s", line, s.last);
+        get_fen(&s, got, sizeof got);
+        ck_assert_msg(!strcmp(got, want), "Sanmill point %d: %s, not %s (%s)", i, got, want,
+                      RING_POINTS[i]);
+    }
+    session_close(&s);
+}
+END_TEST
+
+START_TEST(test_sanmill_positions) {
+    Session s;
+    char fen[128], k1[64], k2[64];
+    session_open(&s);
+    ck_assert_str_eq(execute(&s, "position startpos moves " NINE_18), "");
+    get_key(&s, k1, sizeof k1);
+    ck_assert_str_eq(execute(&s, "position fen " SANMILL_18), "");
+    get_fen(&s, fen, sizeof fen);
+    ck_assert_str_eq(fen, NINE_18_FEN);
+    get_key(&s, k2, sizeof k2);
+    ck_assert_str_eq(k1, k2);
+    // With the node-id marker the last-mill fields count 0-23, none -1.
+    ck_assert_str_eq(execute(&s, "position fen @O*O*@O@/@O*O@**O/O@O@*@O@ w m s 9 0 9 0 0 0 -1 "
+                                 "-1 -1 -1 0 0 10 ids:nodes"),
+                     "");
+    get_fen(&s, fen, sizeof fen);
+    ck_assert_str_eq(fen, NINE_18_FEN);
+    ck_assert_str_eq(execute(&s, "position fen " SANMILL_START), "");
+    get_fen(&s, fen, sizeof fen);
+    ck_assert_str_eq(fen, NINE_START);
+    ck_assert_str_eq(execute(&s, "position fen ********/********/******** w p p 0 9 0 9 0 0 -1 "
+                                 "-1 -1 -1 0 0 1 IDS:NODES moves d7 g7"),
+                     "");
+    get_fen(&s, fen, sizeof fen);
+    ck_assert_str_eq(fen, "1WB/3/3/6/3/3/3 w 8 8 0 2");
+    // Moves with removals as their own tokens, as Sanmill writes them.
+    ck_assert_str_eq(execute(&s, "position fen " SANMILL_18 " moves b6-b4 xa7"), "");
+    get_fen(&s, fen, sizeof fen);
+    ck_assert_str_eq(fen, "1WB/1BW/BBW/WWW2W/B1W/1BW/B1B b 0 0 0 10");
+    // Counters: the plies since a placement or removal and the move number (0 reads as 1);
+    // the mills mask and last-mill points are read and ignored.
+    ck_assert_str_eq(execute(&s, "position fen "
+                                 "@O*O*@O@/@O*O@**O/O@O@*@O@ b m s 9 0 9 0 0 0 24 "
+                                 "31 8 9 1099511628288 7 0"),
+                     "");
+    get_fen(&s, fen, sizeof fen);
+    ck_assert_str_eq(fen, "BWB/WBW/BBW/W1W2W/B1W/1BW/B1B b 0 0 7 1");
+    // The other 24-point variants read it too; lasker with men in hand and on the board.
+    ck_assert_str_eq(execute(&s, "setoption name UCI_Variant value lasker"), "");
+    ck_assert_str_eq(execute(&s, "position fen O*******/@*******/******** w p p 1 9 1 9 0 0 0 0 "
+                                 "0 0 0 0 2"),
+                     "");
+    get_fen(&s, fen, sizeof fen);
+    ck_assert_str_eq(fen, "3/1B1/1W1/6/3/3/3 w 9 9 0 2");
+    ck_assert_str_eq(execute(&s, "setoption name UCI_Variant value morabaraba"), "");
+    ck_assert_str_eq(execute(&s, "position fen ********/********/******** w p p 0 12 0 12 0 0 "
+                                 "0 0 0 0 0 0 1"),
+                     "");
+    get_fen(&s, fen, sizeof fen);
+    ck_assert_str_eq(fen, "3/3/3/6/3/3/3 w 12 12 0 1");
+    session_close(&s);
+}
+END_TEST
+
+static const char *const BAD_SANMILL[] = {
+    "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0",
+    "********/********/******** w p p 0 9 0 9 0 0",
+    "********/********/*******",
+    "********/********/******* w p p 0 9 0 9 0 0 0 0 0 0 0 0 1",
+    "********/********/********* w p p 0 9 0 9 0 0 0 0 0 0 0 0 1",
+    "********/********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1",
+    "****************/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1",
+    "X*******/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1",
+    "W*******/********/******** w p p 1 8 0 9 0 0 0 0 0 0 0 0 1",
+    "o*******/********/******** w p p 1 8 0 9 0 0 0 0 0 0 0 0 1",
+    "********/********/******** W p p 0 9 0 9 0 0 0 0 0 0 0 0 1",
+    "********/********/******** w x p 0 9 0 9 0 0 0 0 0 0 0 0 1",
+    "********/********/******** w pp p 0 9 0 9 0 0 0 0 0 0 0 0 1",
+    "********/********/******** w p x 0 9 0 9 0 0 0 0 0 0 0 0 1",
+    "OOO*****/@@******/******** w p r 3 6 2 7 1 0 0 0 0 0 0 0 3",
+    "OOO*****/@@******/******** b p s 3 6 2 7 0 1 0 0 0 0 0 0 3",
+    "O*******/********/******** b p p 0 8 0 9 0 0 0 0 0 0 0 0 1",
+    "O*******/********/******** b p p 1 8 1 9 0 0 0 0 0 0 0 0 1",
+    "********/********/******** w p p 0 -1 0 9 0 0 0 0 0 0 0 0 1",
+    "********/********/******** w p p 0 25 0 9 0 0 0 0 0 0 0 0 1",
+    "********/********/******** w p p 0 10 0 9 0 0 0 0 0 0 0 0 1",
+    "********/********/******** w p p 0 9 0 9 0 0 7 0 0 0 0 0 1",
+    "********/********/******** w p p 0 9 0 9 0 0 32 0 0 0 0 0 1",
+    "********/********/******** w p p 0 9 0 9 0 0 -1 0 0 0 0 0 1",
+    "********/********/******** w p p 0 9 0 9 0 0 0 x 0 0 0 0 1",
+    "********/********/******** w p p 0 9 0 9 0 0 24 0 0 0 0 0 1 ids:nodes",
+    "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 1 0 1",
+    "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1 ids:nodes extra",
+    "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 16777216 0 1 ids:nodes",
+    "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 -256 0 1",
+    "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 99999999999999999999 0 1",
+    "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 -1 1",
+    "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 -1",
+    "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 x",
+    "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1 c:w-1-8|b-0-",
+    "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1 i:w-0-|b-1-9",
+    "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1 m:w-1-|b-0-",
+    "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1 p:8",
+    "O@O@O@O@/O@O@O@O@/O@O@O@O@ w m s 12 0 12 0 0 0 0 0 0 0 0 0 1",
+    "OOO*****/********/******** b p p 3 6 0 9 0 0 0 0 0 0 0 0 2 moves d7 d7",
+    "******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1",
+    "*",
+};
+
+// A malformed Sanmill position gives one error line naming Sanmill, and changes nothing.
+START_TEST(test_sanmill_bad) {
+    Session s;
+    char line[512];
+    session_open(&s);
+    ck_assert_str_eq(execute(&s, "position startpos moves d7 g7 g4"), "");
+    char *before = snapshot(&s);
+    snprintf(line, sizeof line, "position fen %s", BAD_SANMILL[_i]);
+    const char *out = execute(&s, line);
+    assert_one_error(out, line);
+    char *after = snapshot(&s);
+    ck_assert_msg(!strcmp(before, after), "'%s' changed the state", line);
+    free(before);
+    free(after);
+    // Not on the 24-point board.
+    ck_assert_str_eq(execute(&s, "setoption name UCI_Variant value six"), "");
+    out = execute(&s, "position fen " SANMILL_START);
+    assert_one_error(out, "Sanmill in six");
+    ck_assert_msg(strstr(out, "24-point") != NULL, "%s", out);
+    session_close(&s);
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
+// The prompt's accessors, and NUL bytes through uci_loop
+
+START_TEST(test_accessors) {
+    Session s;
+    session_open(&s);
+    int n = 0;
+    while (uci_command_name(n))
+        n++;
+    ck_assert_int_ge(n, 20);
+    ck_assert_str_eq(uci_command_name(0), "uci");
+    ck_assert_ptr_null(uci_command_name(-1));
+    // The option names are those `uci` declares, in its order.
+    const char *uci = execute(&s, "uci");
+    int k = 0;
+    for (const char *l = uci; (l = strstr(l, "option name ")); l++, k++) {
+        const char *name = uci_option_name(&s.uci, k), *end = strstr(l, " type ");
+        ck_assert_ptr_nonnull(name);
+        ck_assert_msg((size_t)(end - l - 12) == strlen(name) &&
+                          !strncmp(l + 12, name, strlen(name)),
+                      "option %d is %s", k, name);
+    }
+    ck_assert_int_eq(k, 13);
+    ck_assert_ptr_null(uci_option_name(&s.uci, k));
+    char **moves;
+    ck_assert_int_eq(uci_legal_moves(&s.uci, &moves), 24);
+    for (int i = 0; i < 24; i++)
+        free(moves[i]);
+    free(moves);
+    ck_assert_str_eq(execute(&s, "position startpos moves " NINE_18), "");
+    n = uci_legal_moves(&s.uci, &moves);
+    ck_assert_int_eq(n, 25);
+    ck_assert_msg(strchr(moves[0], '-') != NULL, "%s", moves[0]);
+    for (int i = 0; i < n; i++)
+        free(moves[i]);
+    free(moves);
+    ck_assert_str_eq(execute(&s, "setoption name UCI_Variant value three"), "");
+    ck_assert_str_eq(execute(&s, "position fen " THREE_WON), "");
+    ck_assert_int_eq(uci_legal_moves(&s.uci, &moves), 0);
+    ck_assert_ptr_null(moves);
+    uci_print_board(&s.uci);
+    char *board = strdup(take_output(&s));
+    const char *d = execute(&s, "d");
+    ck_assert_msg(!strncmp(d, board, strlen(board)) && !strstr(board, "Position"), "%s", board);
+    free(board);
+    session_close(&s);
+}
+END_TEST
+
+START_TEST(test_loop_nul) {
+    static const char script[] = "isready\0junk\nisready\n\0\nquit\0\nposition startpos moves d7"
+                                 "\0 g7\nd\n";
+    char *out = run_loop(script, sizeof script - 1);
+    ck_assert_int_eq(count_prefix(out, ERROR_PREFIX), 4);
+    ck_assert_int_eq(count_prefix(out, "readyok"), 1);
+    ck_assert_msg(strstr(out, "Position: " NINE_START "\n") != NULL, "%s", out);
+    ck_assert(printable_ascii(out));
+    free(out);
+}
+END_TEST
+
 Suite *uci_suite(void) {
     Suite *s = suite_create("uci");
     int nbad_set = (int)(sizeof BAD_SETOPTIONS / sizeof BAD_SETOPTIONS[0]);
@@ -2265,6 +2736,27 @@ Suite *uci_suite(void) {
     tcase_add_test(tc, test_eval);
     tcase_add_test(tc, test_bench);
     tcase_add_loop_test(tc, test_bench_bad, 0, nbad_bench);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("dialects and a person's commands");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_ugi_handshake);
+    tcase_add_test(tc, test_ugi_query);
+    tcase_add_test(tc, test_ugi_bestmove);
+    tcase_add_test(tc, test_debug);
+    tcase_add_test(tc, test_help_command);
+    tcase_add_test(tc, test_move_undo);
+    tcase_add_test(tc, test_move_undo_after_position);
+    tcase_add_test(tc, test_play);
+    tcase_add_test(tc, test_accessors);
+    tcase_add_test(tc, test_loop_nul);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("sanmill");
+    tcase_set_timeout(tc, 10);
+    tcase_add_test(tc, test_sanmill_points);
+    tcase_add_test(tc, test_sanmill_positions);
+    tcase_add_loop_test(tc, test_sanmill_bad, 0, (int)(sizeof BAD_SANMILL / sizeof BAD_SANMILL[0]));
     suite_add_tcase(s, tc);
 
     tc = tcase_create("long lines");

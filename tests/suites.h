@@ -12,5 +12,6 @@ Suite *rules_suite(void);
 Suite *notation_suite(void);
 Suite *uci_suite(void);
 Suite *search_suite(void);
+Suite *session_suite(void);
 
 #endif

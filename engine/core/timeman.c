@@ -28,13 +28,17 @@ void tm_init(TimeManager *tm, const SearchLimits *lim, int side) {
     if (usable < MIN_BUDGET_US)
         usable = MIN_BUDGET_US;
     int64_t soft = usable / mtg + inc * 3 / 4;
-    int64_t hard = left / 3 + inc;
+    if (soft > usable / 5)
+        soft = usable / 5;
+    int64_t hard = usable / 3 + inc * 3 / 4;
     if (hard > 5 * soft)
         hard = 5 * soft;
     if (mtg == 1)
-        soft = hard = usable * 9 / 10;
-    if (hard > usable)
-        hard = usable;
+        soft = hard = usable * 7 / 10;
+    // Keep a reserve: a move never takes more than 70% of what is left after the overhead,
+    // so that a clock running low settles above the increment instead of at the overhead.
+    if (hard > usable * 7 / 10)
+        hard = usable * 7 / 10;
     if (soft > hard)
         soft = hard;
     tm->soft_us = soft > MIN_BUDGET_US / 2 ? soft : MIN_BUDGET_US / 2;

@@ -1,12 +1,13 @@
 // Time manager: how long one search may take.
 //
 // Policy. With `movetime` the search uses that time less `Move Overhead`. With a clock it
-// plans a soft limit (no new iteration starts after it; scaled up while the best move is
-// unstable, down while it is stable) and a hard limit (the search stops at once), both out of
-// the time left less the overhead, so the engine never flags: soft = left / moves-to-go +
-// 3/4 increment, hard = min(5 * soft, left / 3 + increment) and never more than what is left
-// minus the overhead. `depth`, `nodes`, `mate` and `infinite` set no time limit. While
-// pondering nothing stops on time; after `ponderhit` the clock counts from the ponderhit.
+// plans, out of usable = time left - overhead, a soft limit (no new iteration starts after it;
+// scaled up while the best move is unstable, down while it is stable) and a hard limit (the
+// search stops at once): soft = min(usable / moves-to-go + 3/4 increment, usable / 5),
+// hard = min(5 * soft, usable / 3 + 3/4 increment, 70% of usable). The 30% reserve keeps a
+// low clock above the increment, so the engine never flags. `depth`, `nodes`, `mate` and
+// `infinite` set no time limit. While pondering nothing stops on time; after `ponderhit` the
+// clock counts from the ponderhit.
 #ifndef ENGINE_CORE_TIMEMAN_H
 #define ENGINE_CORE_TIMEMAN_H
 

@@ -1,0 +1,429 @@
+// The interactive prompt. Completion is split in two: prompt_complete works out the
+// candidates from the words before the cursor and the session's state (no libedit in it, so
+// tests and the fuzzer can call it), and the libedit glue below hands them to readline's
+// completion. libedit's callbacks take no context, so the one Prompt being edited is a
+// file-level pointer.
+//
+// Option names with spaces ("Move Overhead") are completed word by word: libedit escapes a
+// space inside a completion ("Move\ Overhead"), which the command loop would not read back.
+#include "protocol/prompt.h"
+
+#include "protocol/sanmill.h"
+
+#include <ctype.h>
+#include <editline/readline.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#define HISTORY_FILE ".tabula_history"
+#define HISTORY_MAX 1000
+#define SNAPSHOT_MAX 256
+
+typedef struct Words {
+    char **v;
+    int n, cap;
+} Words;
+
+// Append a copy of s unless it is already there.
+static void words_add(Words *w, const char *s, size_t len) {
+    for (int i = 0; i < w->n; i++)
+        if (strlen(w->v[i]) == len && !strncmp(w->v[i], s, len))
+            return;
+    if (w->n == w->cap) {
+        int cap = w->cap ? 2 * w->cap : 16;
+        char **v = realloc(w->v, (size_t)cap * sizeof *v);
+        if (!v)
+            return;
+        w->v = v;
+        w->cap = cap;
+    }
+    char *copy = strndup(s, len);
+    if (copy)
+        w->v[w->n++] = copy;
+}
+
+// Whether s starts with the typed word; fold: in any case (option names and values are read
+// in any case, commands and moves are not).
+static bool starts_with(const char *s, const char *word, bool fold) {
+    size_t len = strlen(word);
+    return fold ? !strncasecmp(s, word, len) : !strncmp(s, word, len);
+}
+
+// Offer s when it starts with word.
+static void offer(Words *w, const char *s, const char *word, bool fold) {
+    if (starts_with(s, word, fold))
+        words_add(w, s, strlen(s));
+}
+
+static void offer_all(Words *w, const char *const *list, const char *word, bool fold) {
+    for (int i = 0; list[i]; i++)
+        offer(w, list[i], word, fold);
+}
+
+// The index of the first token equal to s in t[from, n), -1 when there is none.
+static int find_token(char **t, int from, int n, const char *s) {
+    for (int i = from; i < n; i++)
+        if (!strcmp(t[i], s))
+            return i;
+    return -1;
+}
+
+// Join t[from, to) with single spaces into a new string.
+static char *join(char **t, int from, int to) {
+    size_t len = 1;
+    for (int i = from; i < to; i++)
+        len += strlen(t[i]) + 1;
+    char *s = malloc(len);
+    if (!s)
+        return NULL;
+    s[0] = '\0';
+    for (int i = from; i < to; i++) {
+        if (i > from)
+            strcat(s, " ");
+        strcat(s, t[i]);
+    }
+    return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Legal moves
+
+typedef struct MoveOffer {
+    Words *w;
+    const char *word;
+    char **typed; // moves already on the line, not offered again
+    int ntyped;
+} MoveOffer;
+
+static void offer_move(void *ctx, const char *move) {
+    MoveOffer *m = ctx;
+    if (find_token(m->typed, 0, m->ntyped, move) < 0)
+        offer(m->w, move, m->word, false);
+}
+
+// Offer the legal moves of the session's position, but those in typed.
+static void offer_current_moves(Prompt *p, Words *w, const char *word, char **typed, int ntyped) {
+    char **moves;
+    MoveOffer m = {w, word, typed, ntyped};
+    int n = uci_legal_moves(p->u, &moves);
+    for (int i = 0; i < n; i++) {
+        offer_move(&m, moves[i]);
+        free(moves[i]);
+    }
+    free(moves);
+}
+
+// Offer the moves legal after `position <fen or startpos> moves <moves>`, replayed on the
+// scratch game under the session's variant and rule options; nothing when that fails. A
+// Sanmill FEN is converted first, as `position` does.
+static void offer_moves_after(Prompt *p, Words *w, const char *word, const char *fen, char **moves,
+                              int nmoves) {
+    const GameFamily *f = p->u->family;
+    const char *variant = f->variant(p->u->game);
+    Error err;
+    if (!p->scratch) {
+        if (!(p->scratch = f->create(variant)))
+            return;
+        f->set_hash(p->scratch, 1, &err); // it never searches
+    }
+    if (!f->set_variant(p->scratch, variant, &err))
+        return;
+    pthread_mutex_lock(&p->u->game_lock);
+    for (int i = 0; i < f->noptions; i++) {
+        char value[64];
+        f->get_option(p->u->game, f->options[i].name, value, sizeof value);
+        f->set_option(p->scratch, f->options[i].name, value, &err);
+    }
+    pthread_mutex_unlock(&p->u->game_lock);
+    char converted[SANMILL_FEN_MAX];
+    if (fen && sanmill_detect(fen) && sanmill_to_fen(fen, converted, sizeof converted, &err))
+        fen = converted;
+    if (!f->set_position(p->scratch, fen, (const char *const *)moves, nmoves, &err))
+        return;
+    MoveOffer m = {w, word, NULL, 0};
+    f->legal_moves(p->scratch, offer_move, &m);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The commands' arguments
+
+// The k-th space-separated word of name and its length; NULL when name has fewer words.
+static const char *name_word(const char *name, int k, size_t *len) {
+    for (; k > 0 && name; k--)
+        if ((name = strchr(name, ' ')))
+            name++;
+    if (name)
+        *len = strcspn(name, " ");
+    return name;
+}
+
+// setoption name <id> [value <x>]: the option name one word at a time, then `value`, then the
+// variant ids or true/false.
+static void complete_setoption(Prompt *p, char **t, int n, const char *word, Words *w) {
+    static const char *const BOOLS[] = {"true", "false", NULL};
+    if (n == 1) {
+        offer(w, "name", word, false);
+        return;
+    }
+    if (strcmp(t[1], "name"))
+        return;
+    int value_kw = find_token(t, 3, n, "value");
+    if (value_kw < 0) {
+        int k = n - 2; // the index of the word being typed within the option's name
+        const char *name;
+        for (int i = 0; (name = uci_option_name(p->u, i)); i++) {
+            const char *s;
+            size_t len;
+            bool same = true;
+            for (int j = 0; j < k && same; j++)
+                same = (s = name_word(name, j, &len)) && strlen(t[2 + j]) == len &&
+                       !strncasecmp(s, t[2 + j], len);
+            if (!same)
+                continue;
+            if ((s = name_word(name, k, &len)) && !strncasecmp(s, word, strlen(word)) &&
+                strlen(word) <= len)
+                words_add(w, s, len);
+            else if (!s && k > 0)
+                offer(w, "value", word, false);
+        }
+    } else if (n == value_kw + 1) {
+        char *name = join(t, 2, value_kw);
+        const GameFamily *f = p->u->family;
+        if (name && !strcasecmp(name, "UCI_Variant")) {
+            const char *id;
+            for (int i = 0; (id = f->variant_id(i)); i++)
+                offer(w, id, word, true);
+        }
+        for (int i = 0; name && i < f->noptions; i++)
+            if (f->options[i].type == OPTION_CHECK && !strcasecmp(name, f->options[i].name))
+                offer_all(w, BOOLS, word, true);
+        free(name);
+    }
+}
+
+// position startpos|fen <string> [moves <m1> ...]: the keywords, then the moves legal after
+// the ones already typed.
+static void complete_position(Prompt *p, char **t, int n, const char *word, Words *w) {
+    static const char *const FROM[] = {"startpos", "fen", NULL};
+    if (n == 1) {
+        offer_all(w, FROM, word, false);
+        return;
+    }
+    int moves_kw = find_token(t, 1, n, "moves");
+    bool startpos = !strcmp(t[1], "startpos"), fen = !strcmp(t[1], "fen");
+    if (moves_kw < 0) {
+        if ((startpos && n == 2) || (fen && n >= 3))
+            offer(w, "moves", word, false);
+    } else if (startpos && moves_kw == 2) {
+        offer_moves_after(p, w, word, NULL, t + 3, n - 3);
+    } else if (fen && moves_kw > 2) {
+        char *s = join(t, 2, moves_kw);
+        if (s)
+            offer_moves_after(p, w, word, s, t + moves_kw + 1, n - moves_kw - 1);
+        free(s);
+    }
+}
+
+// go [<limit> <value>] ... [searchmoves <m1> ...]: the keywords (but in a limit's value),
+// then after searchmoves the legal moves not listed yet.
+static void complete_go(Prompt *p, char **t, int n, const char *word, Words *w) {
+    static const char *const VALUED[] = {"wtime",  "btime",    "winc",      "binc",  "p1time",
+                                         "p2time", "p1inc",    "p2inc",     "depth", "nodes",
+                                         "mate",   "movetime", "movestogo", NULL};
+    static const char *const BARE[] = {"infinite", "ponder", "searchmoves", NULL};
+    int moves_kw = find_token(t, 1, n, "searchmoves");
+    if (moves_kw >= 0) {
+        offer_current_moves(p, w, word, t + moves_kw + 1, n - moves_kw - 1);
+        return;
+    }
+    for (int i = 0; VALUED[i]; i++)
+        if (!strcmp(t[n - 1], VALUED[i]))
+            return;
+    offer_all(w, VALUED, word, false);
+    offer_all(w, BARE, word, false);
+}
+
+static int compare_words(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void prompt_init(Prompt *p, Uci *u) {
+    p->u = u;
+    p->scratch = NULL;
+}
+
+void prompt_free(Prompt *p) {
+    if (p->scratch)
+        p->u->family->destroy(p->scratch);
+    p->scratch = NULL;
+}
+
+int prompt_complete(Prompt *p, const char *line, int start, int end, char ***words) {
+    Words w = {NULL, 0, 0};
+    size_t len = strlen(line);
+    *words = NULL;
+    if (start < 0 || start > end || (size_t)end > len)
+        return 0;
+    char *head = strndup(line, (size_t)start), *word = strndup(line + start, (size_t)(end - start));
+    char **t = malloc(((size_t)start / 2 + 2) * sizeof *t);
+    if (!head || !word || !t) {
+        free(head);
+        free(word);
+        free(t);
+        return 0;
+    }
+    int n = 0;
+    for (char *save, *s = strtok_r(head, " \t", &save); s; s = strtok_r(NULL, " \t", &save))
+        t[n++] = s;
+
+    static const char *const DEBUG[] = {"on", "off", NULL};
+    static const char *const QUERY[] = {"gameover", "p1turn", "result", NULL};
+    if (n == 0 || (n == 1 && !strcmp(t[0], "help"))) {
+        const char *name;
+        for (int i = 0; (name = uci_command_name(i)); i++)
+            offer(&w, name, word, false);
+    } else if (!strcmp(t[0], "setoption")) {
+        complete_setoption(p, t, n, word, &w);
+    } else if (!strcmp(t[0], "position")) {
+        complete_position(p, t, n, word, &w);
+    } else if (!strcmp(t[0], "go")) {
+        complete_go(p, t, n, word, &w);
+    } else if (!strcmp(t[0], "move") && n == 1) {
+        offer_current_moves(p, &w, word, NULL, 0);
+    } else if (!strcmp(t[0], "debug") && n == 1) {
+        offer_all(&w, DEBUG, word, false);
+    } else if (!strcmp(t[0], "query") && n == 1) {
+        offer_all(&w, QUERY, word, false);
+    }
+    free(head);
+    free(word);
+    free(t);
+    if (w.n)
+        qsort(w.v, (size_t)w.n, sizeof *w.v, compare_words);
+    *words = w.v;
+    return w.n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// libedit
+
+static Prompt *editing; // the prompt whose state completion reads
+static char **candidates;
+static int ncandidates;
+
+static void free_candidates(void) {
+    for (int i = 0; i < ncandidates; i++)
+        free(candidates[i]);
+    free(candidates);
+    candidates = NULL;
+    ncandidates = 0;
+}
+
+// readline's generator: the state-th candidate (0 starts over), NULL after the last.
+static char *next_candidate(const char *text, int state) {
+    (void)text;
+    return state < ncandidates ? strdup(candidates[state]) : NULL;
+}
+
+// readline's completion hook: never fall back to file names.
+static char **complete(const char *text, int start, int end) {
+    rl_attempted_completion_over = 1;
+    free_candidates();
+    ncandidates = prompt_complete(editing, rl_line_buffer, start, end, &candidates);
+    return ncandidates ? rl_completion_matches(text, next_candidate) : NULL;
+}
+
+// The history file's path (malloc'd), NULL without $HOME.
+static char *history_path(void) {
+    const char *home = getenv("HOME");
+    if (!home || !*home)
+        return NULL;
+    char *path = malloc(strlen(home) + sizeof "/" HISTORY_FILE);
+    if (path)
+        sprintf(path, "%s/%s", home, HISTORY_FILE);
+    return path;
+}
+
+// Save the history; the file is created private (it holds what was typed). Failures are
+// silent: a read-only or missing home only loses the history.
+static void save_history(const char *path) {
+    if (!path)
+        return;
+    int fd = open(path, O_WRONLY | O_CREAT, 0600);
+    if (fd < 0)
+        return;
+    close(fd);
+    write_history(path);
+}
+
+// The variant and position string, to see whether a command changed them.
+static void snapshot(Uci *u, char *buf, size_t n) {
+    char fen[SNAPSHOT_MAX];
+    pthread_mutex_lock(&u->game_lock);
+    u->family->get_position(u->game, fen, sizeof fen);
+    snprintf(buf, n, "%s %s", u->family->variant(u->game), fen);
+    pthread_mutex_unlock(&u->game_lock);
+}
+
+// The first word of line is cmd.
+static bool is_command(const char *line, const char *cmd) {
+    line += strspn(line, " \t");
+    size_t len = strlen(cmd);
+    return !strncmp(line, cmd, len) && (line[len] == '\0' || isspace((unsigned char)line[len]));
+}
+
+// Draw the board, and the result once the game is over.
+static void draw(Uci *u) {
+    char reason[160];
+    uci_print_board(u);
+    pthread_mutex_lock(&u->game_lock);
+    GameResult r = u->family->result(u->game, reason, sizeof reason);
+    pthread_mutex_unlock(&u->game_lock);
+    if (r != RESULT_NONE)
+        output_line(u->out, "Result: %s", reason);
+}
+
+void prompt_run(Uci *u) {
+    Prompt p;
+    char *path = history_path(), *line, *last = NULL;
+    char before[SNAPSHOT_MAX + 32], after[SNAPSHOT_MAX + 32];
+    prompt_init(&p, u);
+    editing = &p;
+    rl_readline_name = "tabula"; // for $if tabula in ~/.editrc
+    rl_attempted_completion_function = complete;
+    rl_basic_word_break_characters = " \t";
+    stifle_history(HISTORY_MAX);
+    if (path)
+        read_history(path);
+    output_line(u->out, "tabula %s: type 'help' for the commands, 'quit' to leave", TABULA_VERSION);
+    while (!u->quit && (line = readline("tabula> ")) != NULL) {
+        if (line[strspn(line, " \t")] && (!last || strcmp(line, last))) {
+            add_history(line);
+            save_history(path);
+            free(last);
+            last = strdup(line);
+        }
+        snapshot(u, before, sizeof before);
+        uci_execute(u, line);
+        // `play` searches for the engine's move: wait for it to show the board after it.
+        if (is_command(line, "play"))
+            uci_finish_search(u);
+        snapshot(u, after, sizeof after);
+        if (!u->quit &&
+            (strcmp(before, after) || is_command(line, "new") || is_command(line, "ucinewgame")))
+            draw(u);
+        free(line);
+    }
+    if (!u->quit)
+        fputc('\n', stdout); // end of input (Ctrl-D) left the cursor after the prompt
+    save_history(path);
+    free_candidates();
+    free(last);
+    free(path);
+    editing = NULL;
+    prompt_free(&p);
+}
