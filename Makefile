@@ -155,7 +155,8 @@ fuzz: build/fuzz/fuzz_commands build/fuzz/fuzz_position
 	wait $$c; cs=$$?; wait $$p; ps=$$?; \
 	for f in commands position; do \
 	  echo "== $$f: $$(ls build/fuzz-corpus/$$f | wc -l) inputs in build/fuzz-corpus/$$f"; \
-	  grep -E '^(stat::|Done|==[0-9]+==ERROR|SUMMARY|.*Test unit written)' build/fuzz/$$f.log; \
+	  sed -n '/invariant broken\|ERROR:\|runtime error:/,/^SUMMARY/p' build/fuzz/$$f.log; \
+	  grep -E '^(stat::|Done|.*Test unit written)' build/fuzz/$$f.log; \
 	done; \
 	if [ $$cs = 0 ] && [ $$ps = 0 ]; then echo "fuzz: no crash, hang or sanitizer report"; \
 	else echo "fuzz: FOUND A PROBLEM, see build/fuzz/*.log and build/fuzz-artifacts"; exit 1; fi
@@ -183,6 +184,8 @@ pgo: | deps
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/$(BIN)
+	install -d $(DESTDIR)$(PREFIX)/share/man/man6
+	install -m 644 docs/tabula.6 $(DESTDIR)$(PREFIX)/share/man/man6/tabula.6
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -7,21 +7,34 @@
 // the start), and after it move tokens separated by spaces, tabs or newlines. A first line in
 // Sanmill's FEN goes through sanmill_to_fen first, as the protocol does.
 //
-// Checked, with a trap when broken: a parsed position's string reads back to itself; every
-// move that parses formats back to a token that parses to the same move; the incremental key
+// Checked, with a message and abort() when broken: a parsed position's string reads back to itself;
+// every move that parses formats back to a token that parses to the same move; the incremental key
 // equals the key from scratch after every move and after taking the moves back.
 #include "engine/mill/movegen.h"
 #include "engine/mill/notation.h"
 #include "engine/mill/position.h"
 #include "protocol/sanmill.h"
 
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_PLIES 64
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+// Report a broken invariant and crash, so that libFuzzer keeps the input.
+__attribute__((noreturn, format(printf, 1, 2))) static void broken(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("fuzz_position: invariant broken: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    abort();
+}
 
 // A position string must read back to the same position and string.
 static void check_round_trip(const Position *p) {
@@ -30,10 +43,13 @@ static void check_round_trip(const Position *p) {
     Error err;
     pos_get_fen(p, fen, sizeof fen);
     if (!pos_set_fen(&q, p->rules, fen, &err))
-        __builtin_trap();
+        broken("the position string '%s' written by pos_get_fen does not read back: %s", fen,
+               err.msg);
     pos_get_fen(&q, again, sizeof again);
-    if (strcmp(fen, again) || q.key != p->key || q.key != pos_compute_key(&q))
-        __builtin_trap();
+    if (strcmp(fen, again))
+        broken("the position string '%s' reads back as '%s'", fen, again);
+    if (q.key != p->key || q.key != pos_compute_key(&q))
+        broken("the key of '%s' differs after reading it back", fen);
 }
 
 // Parse each token as a move of the current position and play it; a token that parses is
@@ -54,11 +70,11 @@ static void play_tokens(Position *p, char *text) {
             break;
         move_format(p->rules->board, m, token);
         if (!move_parse(p, token, &again, &err) || again != m)
-            __builtin_trap();
+            broken("the move '%s' is written '%s', which does not read back to it", tok, token);
         pos_do_move(p, m, &undo[n]);
         played[n++] = m;
         if (p->key != pos_compute_key(p))
-            __builtin_trap();
+            broken("the incremental key differs from the key from scratch after '%s'", token);
         check_round_trip(p);
     }
     while (n > 0) {
@@ -66,7 +82,7 @@ static void play_tokens(Position *p, char *text) {
         pos_undo_move(p, played[n], &undo[n]);
     }
     if (p->key != pos_compute_key(p))
-        __builtin_trap();
+        broken("the incremental key differs from the key from scratch after the takebacks");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -106,7 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     play_tokens(&p, moves);
     pos_get_fen(&p, after, sizeof after);
     if (strcmp(before, after))
-        __builtin_trap();
+        broken("taking the moves back gives '%s', not '%s'", after, before);
     free(text);
     return 0;
 }

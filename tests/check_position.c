@@ -136,6 +136,37 @@ START_TEST(test_optional_clocks) {
 }
 END_TEST
 
+// The counters stop at CLOCK_MAX, so every position written can be read back, and undo
+// restores them exactly (a fuzzer found a move number rolling over the old read limit).
+START_TEST(test_counters_saturate) {
+    MillRules r;
+    rules_for(&r, "nine");
+    Position p, before, again;
+    char fen[FEN_MAX];
+    Undo u1, u2;
+    // The move number, while placing: black's placement would count it past the limit.
+    set_fen_ok(&p, &r, "3/1W1/3/6/3/1B1/3 b 8 8 0 1000000000");
+    before = p;
+    Move m1 = play(&p, "a7", &u1);
+    Move m2 = play(&p, "a1", &u2);
+    pos_get_fen(&p, fen, sizeof fen);
+    ck_assert_str_eq(fen, "B2/1W1/3/6/3/1B1/W2 b 7 7 0 1000000000");
+    set_fen_ok(&again, &r, fen);
+    pos_undo_move(&p, m2, &u2);
+    pos_undo_move(&p, m1, &u1);
+    assert_same_position(&p, &before, "after undoing the placements");
+    // The plies counter, while moving.
+    set_fen_ok(&p, &r, "WWW/3/3/6/3/3/BBB w 0 0 1000000000 7");
+    before = p;
+    m1 = play(&p, "a7-a4", &u1);
+    pos_get_fen(&p, fen, sizeof fen);
+    ck_assert_str_eq(fen, "1WW/3/3/W5/3/3/BBB b 0 0 1000000000 7");
+    set_fen_ok(&again, &r, fen);
+    pos_undo_move(&p, m1, &u1);
+    assert_same_position(&p, &before, "after undoing the move");
+}
+END_TEST
+
 #define LONG_DIGITS                                                                                \
     "1111111111111111111111111111111111111111111111111111111111111111111111111111111111111111"
 
@@ -422,6 +453,7 @@ Suite *position_suite(void) {
     tcase_add_loop_test(tc, test_data_round_trip, 0, nv);
     tcase_add_loop_test(tc, test_split_runs, 0, (int)(sizeof SPLIT_RUNS / sizeof SPLIT_RUNS[0]));
     tcase_add_test(tc, test_optional_clocks);
+    tcase_add_test(tc, test_counters_saturate);
     tcase_add_loop_test(tc, test_malformed_refused, 0, NMALFORMED);
     suite_add_tcase(s, tc);
 

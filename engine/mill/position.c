@@ -53,6 +53,7 @@ void pos_do_move(Position *p, Move m, Undo *u) {
     bool irreversible = from == NO_POINT;
     u->key = p->key;
     u->quiet_plies = p->quiet_plies;
+    u->fullmove = p->fullmove;
     p->men[us] |= BIT(to);
     if (irreversible) {
         k ^= hand_keys[us][p->hand[us]] ^ hand_keys[us][p->hand[us] - 1];
@@ -66,8 +67,8 @@ void pos_do_move(Position *p, Move m, Undo *u) {
         k ^= point_keys[them][r];
         irreversible = true;
     }
-    p->quiet_plies = irreversible ? 0 : p->quiet_plies + 1;
-    p->fullmove += us == BLACK;
+    p->quiet_plies = irreversible ? 0 : p->quiet_plies + (p->quiet_plies < CLOCK_MAX);
+    p->fullmove += us == BLACK && p->fullmove < CLOCK_MAX;
     p->side = them;
     p->key = k;
 }
@@ -82,10 +83,10 @@ void pos_undo_move(Position *p, Move m, const Undo *u) {
         p->hand[us]++;
     else
         p->men[us] |= BIT(from);
-    p->fullmove -= us == BLACK;
     p->side = us;
     p->key = u->key;
     p->quiet_plies = u->quiet_plies;
+    p->fullmove = u->fullmove;
 }
 
 uint64_t pos_key_after(const Position *p, Move m) {
@@ -195,16 +196,17 @@ bool pos_set_fen(Position *p, const MillRules *rules, const char *fen, Error *er
     }
     q.fullmove = 1;
     if (nf > 4) {
-        if (!parse_count(field[4], 0, 1000000, &n))
+        if (!parse_count(field[4], 0, CLOCK_MAX, &n))
             return error_set(err,
-                             "plies since placement or removal must be a number from 0, "
+                             "plies since placement or removal must be a number from 0 to %d, "
                              "not '%.20s'",
-                             field[4]);
+                             CLOCK_MAX, field[4]);
         q.quiet_plies = (int)n;
     }
     if (nf > 5) {
-        if (!parse_count(field[5], 1, 1000000, &n))
-            return error_set(err, "the move number must be a number from 1, not '%.20s'", field[5]);
+        if (!parse_count(field[5], 1, CLOCK_MAX, &n))
+            return error_set(err, "the move number must be a number from 1 to %d, not '%.20s'",
+                             CLOCK_MAX, field[5]);
         q.fullmove = (int)n;
     }
     q.key = pos_compute_key(&q);

@@ -51,8 +51,12 @@ typedef struct Position {
 
 typedef struct Undo {
     uint64_t key;
-    int quiet_plies;
+    int quiet_plies, fullmove;
 } Undo;
+
+// The largest plies counter and move number: read from a position string, and where the
+// counting of moves stops, so that every position written can be read back.
+#define CLOCK_MAX 1000000000
 
 // How the game stands by rules 1-3 of RULES.md section 5, for the side to move.
 typedef enum Outcome { OUTCOME_NONE, OUTCOME_LOSS, OUTCOME_WIN, OUTCOME_DRAW } Outcome;

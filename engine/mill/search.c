@@ -347,12 +347,14 @@ static int search(Worker *w, int alpha, int beta, int depth, int ply, bool pv_no
             return s;
     }
     const MillSearchParams *sp = &mill_search_params;
-    int static_eval = tt_hit ? e.eval : evaluate(w);
-
-    // Reverse futility: far enough above beta near the leaves, the opponent cannot come back.
-    if (sp->reverse_futility && !pv_node && depth <= 4 && abs(beta) < SCORE_MATE_IN_MAX &&
-        static_eval - RFP_MARGIN * depth >= beta)
-        return static_eval - RFP_MARGIN * depth;
+    // The static evaluation is needed only near the leaves, for reverse futility.
+    int static_eval = SCORE_NONE;
+    if (sp->reverse_futility && !pv_node && depth <= 4) {
+        static_eval = tt_hit && e.eval != SCORE_NONE ? e.eval : evaluate(w);
+        // Far enough above beta near the leaves, the opponent cannot come back.
+        if (abs(beta) < SCORE_MATE_IN_MAX && static_eval - RFP_MARGIN * depth >= beta)
+            return static_eval - RFP_MARGIN * depth;
+    }
 
     if (w->arena_used + MAX_MOVES > ARENA_MOVES)
         return eval_position(&w->pos);
