@@ -16,6 +16,8 @@
 // Fields 11-15 are checked for form and range and otherwise ignored.
 #include "protocol/sanmill.h"
 
+#include "engine/core/parse.h"
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -67,17 +69,6 @@ bool sanmill_variant_ok(const char *variant) {
         if (!strcmp(variant, VARIANTS_24[i]))
             return true;
     return false;
-}
-
-// Read a whole token as a decimal integer in [min, max].
-static bool read_int(const char *s, long long min, long long max, long long *out) {
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (end == s || *end || errno || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
 }
 
 // Read the 64-bit mills mask: decimal, no sign; each 32-bit half may only use the bits of
@@ -190,7 +181,7 @@ bool sanmill_to_fen(const char *sanmill, char *buf, size_t n, Error *err) {
                                               "white to remove", "black to remove"};
     long long c[6];
     for (int i = 0; i < 6; i++)
-        if (!read_int(f[4 + i], 0, MAX_MEN, &c[i]))
+        if (!parse_integer(f[4 + i], 0, MAX_MEN, &c[i]))
             return error_set(err, "Sanmill position: %s '%.24s' is not a number from 0 to %d",
                              COUNT_NAMES[i], f[4 + i], MAX_MEN);
     for (int side = 0; side < 2; side++)
@@ -205,8 +196,8 @@ bool sanmill_to_fen(const char *sanmill, char *buf, size_t n, Error *err) {
 
     long long v;
     for (int i = 10; i < 14; i++) {
-        bool ok =
-            nodes ? read_int(f[i], -1, 23, &v) : read_int(f[i], 0, 31, &v) && (v == 0 || v >= 8);
+        bool ok = nodes ? parse_integer(f[i], -1, 23, &v)
+                        : parse_integer(f[i], 0, 31, &v) && (v == 0 || v >= 8);
         if (!ok)
             return error_set(err, "Sanmill position: last mill point '%.24s' is not %s", f[i],
                              nodes ? "-1 or 0 to 23 (ids:nodes)" : "0 or 8 to 31");
@@ -215,10 +206,10 @@ bool sanmill_to_fen(const char *sanmill, char *buf, size_t n, Error *err) {
         return error_set(err, "Sanmill position: mills mask '%.24s' is not a mask of points",
                          f[14]);
     long long plies, fullmove;
-    if (!read_int(f[15], 0, CLOCK_MAX, &plies))
+    if (!parse_integer(f[15], 0, CLOCK_MAX, &plies))
         return error_set(err, "Sanmill position: plies counter '%.24s' is not a number", f[15]);
     // Sanmill reads a move number of 0 as 1.
-    if (!read_int(f[16], 0, CLOCK_MAX, &fullmove))
+    if (!parse_integer(f[16], 0, CLOCK_MAX, &fullmove))
         return error_set(err, "Sanmill position: move number '%.24s' is not a number", f[16]);
     long long hand[2] = {c[1], c[3]};
     write_fen(men, f[1][0], hand, plies, fullmove ? fullmove : 1, buf, n);

@@ -6,6 +6,8 @@
 // `move`, `undo` and `play` work on top of `position`.
 #include "protocol/uci.h"
 
+#include "engine/core/parse.h"
+
 #include "bench/bench.h"
 #include "engine/core/clock.h"
 #include "engine/mill/game.h"
@@ -93,17 +95,6 @@ static char *join(const Tokens *t, int from, int to) {
     return s;
 }
 
-// Read a whole token as a decimal number in [min, max].
-static bool parse_number(const char *s, long long min, long long max, long long *out) {
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (end == s || *end || errno || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
 // ---------------------------------------------------------------------------------------------
 // The engine's options
 
@@ -150,7 +141,7 @@ static bool set_engine_option(Uci *u, UciOption id, const char *value, Error *er
             v = 1;
         else if (strcasecmp(value, "false"))
             return error_set(err, "option %s takes true or false, not '%.40s'", o->name, value);
-    } else if (o->kind == KIND_SPIN && !parse_number(value, o->min, o->max, &v)) {
+    } else if (o->kind == KIND_SPIN && !parse_integer(value, o->min, o->max, &v)) {
         return error_set(err, "option %s takes a number from %d to %d, not '%.40s'", o->name,
                          o->min, o->max, value);
     }
@@ -429,7 +420,7 @@ static bool parse_go(const Tokens *t, SearchLimits *lim, bool *ponder, int *move
                 snprintf(msg, n, "%s %s needs a value", t->v[0], k);
                 return false;
             }
-            if (!parse_number(t->v[++i], g->min, g->max, &v)) {
+            if (!parse_integer(t->v[++i], g->min, g->max, &v)) {
                 snprintf(msg, n, "%s %s takes a number from %lld to %lld, not '%s'", t->v[0], k,
                          g->min < 0 ? 0 : g->min, g->max, shown(t->v[i], b2));
                 return false;
@@ -897,7 +888,7 @@ static void divide_line(void *ctx, const char *move, uint64_t count) {
 
 static void cmd_perft(Uci *u, const Tokens *t) {
     long long depth = 0;
-    if (t->n != 2 || !parse_number(t->v[1], 1, PERFT_MAX_DEPTH, &depth)) {
+    if (t->n != 2 || !parse_integer(t->v[1], 1, PERFT_MAX_DEPTH, &depth)) {
         error_reply(u, "usage: perft <depth>, depth from 1 to 64");
         return;
     }
@@ -951,7 +942,7 @@ static void bench_line(void *ctx, const char *line) { output_line(ctx, "%s", lin
 // bench [depth]: the bench of bench/bench.c, on a game of its own.
 static void cmd_bench(Uci *u, const Tokens *t) {
     long long depth = BENCH_DEPTH_DEFAULT;
-    if (t->n > 2 || (t->n == 2 && !parse_number(t->v[1], 1, BENCH_DEPTH_MAX, &depth))) {
+    if (t->n > 2 || (t->n == 2 && !parse_integer(t->v[1], 1, BENCH_DEPTH_MAX, &depth))) {
         error_reply(u, "usage: bench [depth], depth from 1 to 64");
         return;
     }

@@ -4,6 +4,8 @@
 // `make check` builds it first), or $TABULA_BIN; a missing binary fails the suite.
 #include "tests/suites.h"
 
+#include "tests/helpers.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -34,17 +36,6 @@ typedef struct Engine {
     char *log; // every line read, for failure messages
     size_t log_len, log_cap;
 } Engine;
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void sleep_ms(int ms) {
-    struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&t, NULL);
-}
 
 static const char *engine_path(void) {
     const char *env = getenv("TABULA_BIN");
@@ -114,7 +105,7 @@ static void send_line(Engine *e, const char *line) { send_bytes(e, line, strlen(
 // Read one line (without its newline) within timeout seconds; NULL at a timeout or end of
 // output. The caller frees it.
 static char *read_line(Engine *e, double timeout) {
-    double end = now() + timeout;
+    double end = seconds() + timeout;
     for (;;) {
         char *nl = e->buf ? memchr(e->buf, '\n', e->len) : NULL;
         if (nl) {
@@ -126,7 +117,7 @@ static char *read_line(Engine *e, double timeout) {
             e->len -= n + 1;
             return line;
         }
-        double left = end - now();
+        double left = end - seconds();
         if (left <= 0)
             return NULL;
         struct pollfd p = {e->out, POLLIN, 0};
@@ -149,9 +140,9 @@ static char *expect(Engine *e, const char *prefix, double timeout) {
     char *text = NULL;
     size_t len = 0, cap = 0;
     append(&text, &len, &cap, "", 0);
-    double end = now() + timeout;
+    double end = seconds() + timeout;
     for (;;) {
-        char *line = read_line(e, end - now());
+        char *line = read_line(e, end - seconds());
         ck_assert_msg(line != NULL, "no '%s' within %.1f s; the engine wrote:\n%s", prefix, timeout,
                       log_tail(e));
         append(&text, &len, &cap, line, strlen(line));
@@ -165,10 +156,10 @@ static char *expect(Engine *e, const char *prefix, double timeout) {
 
 // Send a line and time its reply, a line starting with prefix; return the seconds taken.
 static double timed(Engine *e, const char *line, const char *prefix, char **text) {
-    double t0 = now();
+    double t0 = seconds();
     send_line(e, line);
     char *reply = expect(e, prefix, WAIT);
-    double t = now() - t0;
+    double t = seconds() - t0;
     if (text)
         *text = reply;
     else
@@ -187,10 +178,10 @@ static char *sync_engine(Engine *e) {
 // Send quit and check that the engine exits with status 0; kill it if it does not.
 static void engine_quit(Engine *e) {
     send_line(e, "quit");
-    double end = now() + WAIT;
+    double end = seconds() + WAIT;
     int status = 0;
     pid_t r;
-    while ((r = waitpid(e->pid, &status, WNOHANG)) == 0 && now() < end)
+    while ((r = waitpid(e->pid, &status, WNOHANG)) == 0 && seconds() < end)
         sleep_ms(1);
     if (r == 0) {
         kill(e->pid, SIGKILL);
@@ -203,36 +194,6 @@ static void engine_quit(Engine *e) {
     close(e->out);
     free(e->buf);
     free(e->log);
-}
-
-static int count_prefix(const char *text, const char *prefix) {
-    int n = 0;
-    size_t plen = strlen(prefix);
-    for (const char *l = text; *l;) {
-        n += !strncmp(l, prefix, plen);
-        const char *end = strchr(l, '\n');
-        if (!end)
-            break;
-        l = end + 1;
-    }
-    return n;
-}
-
-// Copy the rest of the first line starting with prefix into buf; false when there is none.
-static bool line_after(const char *text, const char *prefix, char *buf, size_t n) {
-    size_t plen = strlen(prefix);
-    for (const char *l = text; *l;) {
-        const char *end = strchr(l, '\n');
-        size_t len = end ? (size_t)(end - l) : strlen(l);
-        if (len >= plen && !strncmp(l, prefix, plen)) {
-            snprintf(buf, n, "%.*s", (int)(len - plen), l + plen);
-            return true;
-        }
-        if (!end)
-            break;
-        l = end + 1;
-    }
-    return false;
 }
 
 // Whether word is one of the space-separated words of list.
@@ -355,10 +316,10 @@ START_TEST(test_uci_session) {
     // A move on the clock.
     send_line(&e, "position startpos moves d7 g7");
     char *legal = legal_moves(&e);
-    double t0 = now();
+    double t0 = seconds();
     send_line(&e, "go wtime 2000 btime 2000 winc 20 binc 20");
     text = expect(&e, "bestmove", WAIT);
-    ck_assert_msg(now() - t0 < 1.5, "%.2f s for a move with 2 s on the clock", now() - t0);
+    ck_assert_msg(seconds() - t0 < 1.5, "%.2f s for a move with 2 s on the clock", seconds() - t0);
     ck_assert_msg(count_prefix(text, "info depth ") >= 1, "%s", text);
     check_bestmove(text, legal, false, best, sizeof best);
     free(text);
@@ -381,10 +342,11 @@ START_TEST(test_uci_session) {
     text = sync_engine(&e);
     ck_assert_msg(count_prefix(text, "bestmove") == 0, "the ponder search ended:\n%s", text);
     free(text);
-    t0 = now();
+    t0 = seconds();
     send_line(&e, "ponderhit");
     text = expect(&e, "bestmove", WAIT);
-    ck_assert_msg(now() - t0 < 1.0, "%.2f s after ponderhit with 1 s on the clock", now() - t0);
+    ck_assert_msg(seconds() - t0 < 1.0, "%.2f s after ponderhit with 1 s on the clock",
+                  seconds() - t0);
     check_bestmove(text, legal, false, NULL, 0);
     free(text);
 
@@ -455,10 +417,10 @@ START_TEST(test_ugi_session) {
 
     // p1time/p2time/p1inc/p2inc, and a bestmove of exactly two tokens.
     char *legal = legal_moves(&e);
-    double t0 = now();
+    double t0 = seconds();
     send_line(&e, "go p1time 1000 p2time 1000 p1inc 10 p2inc 10");
     text = expect(&e, "bestmove", WAIT);
-    ck_assert_msg(now() - t0 < 1.0, "%.2f s for a move with 1 s on the clock", now() - t0);
+    ck_assert_msg(seconds() - t0 < 1.0, "%.2f s for a move with 1 s on the clock", seconds() - t0);
     check_bestmove(text, legal, true, best, sizeof best);
     free(text);
     free(legal);

@@ -1,6 +1,8 @@
 // The protocol command loop: commands run through memory streams, replies checked line by line.
 #include "tests/suites.h"
 
+#include "tests/helpers.h"
+
 #include "protocol/info.h"
 #include "protocol/output.h"
 #include "protocol/uci.h"
@@ -137,23 +139,6 @@ static int count_lines(const char *text) {
     return n;
 }
 
-// Copy the rest of the first line of text that starts with prefix into buf; false if none.
-static bool line_after(const char *text, const char *prefix, char *buf, size_t n) {
-    size_t plen = strlen(prefix);
-    for (const char *l = text; *l;) {
-        const char *end = strchr(l, '\n');
-        size_t len = end ? (size_t)(end - l) : strlen(l);
-        if (len >= plen && !strncmp(l, prefix, plen)) {
-            snprintf(buf, n, "%.*s", (int)(len - plen), l + plen);
-            return true;
-        }
-        if (!end)
-            break;
-        l = end + 1;
-    }
-    return false;
-}
-
 // Whether text holds this exact line.
 static bool has_line(const char *text, const char *line) {
     size_t len = strlen(line);
@@ -242,12 +227,6 @@ static int split_moves(const char *text, char *buf, size_t n, char **tok, int ma
     for (char *save, *t = strtok_r(buf, " ", &save); t && k < max; t = strtok_r(NULL, " ", &save))
         tok[k++] = t;
     return k;
-}
-
-static double seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1255,25 +1234,6 @@ END_TEST
 // loaded machine.
 #define SEARCH_WAIT 20.0
 #define THREE_MATE_IN_1 "WW1/3/BB1 w 1 1 0 3" // white places c3 and wins
-
-static void sleep_ms(int ms) {
-    struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&t, NULL);
-}
-
-// How many lines of text start with prefix.
-static int count_prefix(const char *text, const char *prefix) {
-    int n = 0;
-    size_t plen = strlen(prefix);
-    for (const char *l = text; *l;) {
-        n += !strncmp(l, prefix, plen);
-        const char *end = strchr(l, '\n');
-        if (!end)
-            break;
-        l = end + 1;
-    }
-    return n;
-}
 
 // Wait up to timeout seconds for a line starting with prefix among the lines written since
 // the last take_output.

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 Vector vectors[MAX_VECTORS];
 static int nvectors = -1;
@@ -69,4 +70,44 @@ void rules_for(MillRules *r, const char *id) {
     const Variant *v = variant_find(id);
     ck_assert_msg(v != NULL, "unknown variant '%s'", id);
     rules_init(r, v);
+}
+
+int count_prefix(const char *text, const char *prefix) {
+    int n = 0;
+    size_t plen = strlen(prefix);
+    for (const char *l = text; *l;) {
+        n += !strncmp(l, prefix, plen);
+        const char *end = strchr(l, '\n');
+        if (!end)
+            break;
+        l = end + 1;
+    }
+    return n;
+}
+
+bool line_after(const char *text, const char *prefix, char *buf, size_t n) {
+    size_t plen = strlen(prefix);
+    for (const char *l = text; *l;) {
+        const char *end = strchr(l, '\n');
+        size_t len = end ? (size_t)(end - l) : strlen(l);
+        if (len >= plen && !strncmp(l, prefix, plen)) {
+            snprintf(buf, n, "%.*s", (int)(len - plen), l + plen);
+            return true;
+        }
+        if (!end)
+            break;
+        l = end + 1;
+    }
+    return false;
+}
+
+void sleep_ms(int ms) {
+    struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
+
+double seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }

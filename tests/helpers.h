@@ -6,6 +6,7 @@
 
 #include <check.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define DATA_FILE "data/mill_perft_given.txt"
@@ -36,5 +37,15 @@ int vectors_load(void);
 
 // Set up the default rules of a variant, failing the test when it is unknown.
 void rules_for(MillRules *r, const char *id);
+
+// Text helpers for the protocol suites.
+// How many lines of text start with prefix.
+int count_prefix(const char *text, const char *prefix);
+// Copy the rest of the first line of text that starts with prefix into buf; false if none.
+bool line_after(const char *text, const char *prefix, char *buf, size_t n);
+// Sleep for ms milliseconds.
+void sleep_ms(int ms);
+// A monotonic clock in seconds.
+double seconds(void);
 
 #endif

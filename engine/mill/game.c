@@ -1,5 +1,6 @@
 #include "engine/mill/game.h"
 
+#include "engine/core/parse.h"
 #include "engine/core/tt.h"
 #include "engine/mill/eval.h"
 #include "engine/mill/movegen.h"
@@ -7,7 +8,6 @@
 #include "engine/mill/perft.h"
 #include "engine/mill/search.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,9 +170,8 @@ static bool mill_set_option(Game *g, const char *name, const char *value, Error 
         return true;
     }
     if (!strcmp(name, "NMoveRule")) {
-        char *end;
-        long v = strtol(value, &end, 10);
-        if (!isdigit((unsigned char)*value) || *end || v > NMOVE_MAX)
+        long long v;
+        if (!parse_integer(value, 0, NMOVE_MAX, &v))
             return error_set(err, "option NMoveRule takes a number from 0 to %d, not '%.40s'",
                              NMOVE_MAX, value);
         r->nmove_rule = (int)v;

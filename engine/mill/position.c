@@ -1,5 +1,6 @@
 #include "engine/mill/position.h"
 
+#include "engine/core/parse.h"
 #include "engine/core/random.h"
 
 #include <ctype.h>
@@ -102,19 +103,6 @@ uint64_t pos_key_after(const Position *p, Move m) {
     return k;
 }
 
-// Parse a whole decimal field in [lo, hi].
-static bool parse_count(const char *s, long lo, long hi, long *out) {
-    char *end;
-    if (!isdigit((unsigned char)*s))
-        return false;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (*end || errno || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
 // Parse the ranks field into the two sides' men.
 static bool parse_ranks(const Board *b, const char *variant, const char *s, Bits men[2],
                         Error *err) {
@@ -183,9 +171,9 @@ bool pos_set_fen(Position *p, const MillRules *rules, const char *fen, Error *er
     if (strcmp(field[1], "w") && strcmp(field[1], "b"))
         return error_set(err, "side to move must be w or b, not '%.20s'", field[1]);
     q.side = field[1][0] == 'b' ? BLACK : WHITE;
-    long n;
+    long long n;
     for (int c = 0; c < 2; c++) {
-        if (!parse_count(field[2 + c], 0, v->men, &n))
+        if (!parse_integer(field[2 + c], 0, v->men, &n))
             return error_set(err, "%s men in hand must be a number from 0 to %d, not '%.20s'",
                              c ? "black" : "white", v->men, field[2 + c]);
         q.hand[c] = (int)n;
@@ -196,7 +184,7 @@ bool pos_set_fen(Position *p, const MillRules *rules, const char *fen, Error *er
     }
     q.fullmove = 1;
     if (nf > 4) {
-        if (!parse_count(field[4], 0, CLOCK_MAX, &n))
+        if (!parse_integer(field[4], 0, CLOCK_MAX, &n))
             return error_set(err,
                              "plies since placement or removal must be a number from 0 to %d, "
                              "not '%.20s'",
@@ -204,7 +192,7 @@ bool pos_set_fen(Position *p, const MillRules *rules, const char *fen, Error *er
         q.quiet_plies = (int)n;
     }
     if (nf > 5) {
-        if (!parse_count(field[5], 1, CLOCK_MAX, &n))
+        if (!parse_integer(field[5], 1, CLOCK_MAX, &n))
             return error_set(err, "the move number must be a number from 1 to %d, not '%.20s'",
                              CLOCK_MAX, field[5]);
         q.fullmove = (int)n;

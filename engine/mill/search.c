@@ -252,12 +252,18 @@ static inline int terminal_score(const Worker *w, int ply) {
     return SCORE_NONE;
 }
 
-// Quiescence: the static evaluation, or better through mill-closing moves.
-static int qsearch(Worker *w, int alpha, int beta, int ply, int qply) {
+// A node's bookkeeping (limits, selective depth), then its value when the game is over or
+// drawn, else SCORE_NONE.
+static inline int enter_node(Worker *w, int ply) {
     check_limits(w);
     if (ply > w->seldepth)
         w->seldepth = ply;
-    int t = terminal_score(w, ply);
+    return terminal_score(w, ply);
+}
+
+// Quiescence: the static evaluation, or better through mill-closing moves.
+static int qsearch(Worker *w, int alpha, int beta, int ply, int qply) {
+    int t = enter_node(w, ply);
     if (t != SCORE_NONE)
         return t;
     int stand = evaluate(w);
@@ -316,10 +322,7 @@ static int search(Worker *w, int alpha, int beta, int depth, int ply, bool pv_no
     w->pvlen[ply] = 0;
     if (depth <= 0)
         return qsearch(w, alpha, beta, ply, 0);
-    check_limits(w);
-    if (ply > w->seldepth)
-        w->seldepth = ply;
-    int t = terminal_score(w, ply);
+    int t = enter_node(w, ply);
     if (t != SCORE_NONE)
         return t;
     if (stopped(w) || ply >= MAX_PLY - 1)
