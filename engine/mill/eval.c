@@ -38,7 +38,8 @@ static inline void men_features(const Board *b, Bits own, Bits empty, Bits in_mi
     f[F_DOUBLE_MILLS] += sign * doubles;
 }
 
-int eval_features(const Position *p, int f[F_COUNT]) {
+// The features and phase (inlined into eval_position, where it is hot).
+static inline __attribute__((always_inline)) int features(const Position *p, int f[F_COUNT]) {
     const MillRules *r = p->rules;
     const Board *b = r->board;
     int us = p->side;
@@ -71,9 +72,11 @@ int eval_features(const Position *p, int f[F_COUNT]) {
     return p->hand[WHITE] || p->hand[BLACK] ? PHASE_PLACING : PHASE_MOVING;
 }
 
+int eval_features(const Position *p, int f[F_COUNT]) { return features(p, f); }
+
 int eval_position(const Position *p) {
     int f[F_COUNT];
-    int phase = eval_features(p, f), score = 0;
+    int phase = features(p, f), score = 0;
     const int *w = eval_weights[p->rules->board->kind][phase];
     for (int i = 0; i < F_COUNT; i++)
         score += w[i] * f[i];
