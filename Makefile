@@ -31,7 +31,7 @@ CHECK_LIBS   = $(shell pkg-config --libs check)
 
 ENGINE_SRC := $(wildcard engine/core/*.c engine/mill/*.c)
 PROTO_SRC  := $(filter-out protocol/main.c,$(wildcard protocol/*.c))
-BENCH_SRC  := bench/bench.c
+BENCH_SRC  := bench/bench.c bench/stats.c
 TEST_SRC   := $(wildcard tests/*.c)
 
 REL_OBJ  := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(BENCH_SRC) protocol/main.c)
@@ -42,7 +42,7 @@ DEBUG_BIN_OBJ := $(patsubst %.c,$(TESTDIR)/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(BENC
 CHECK_BENCH_DEPTH := 5
 
 # Bench tools with their own main(): self-play matches and evaluation tuning.
-TOOL_OBJ := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) bench/play.c)
+TOOL_OBJ := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) bench/play.c bench/stats.c)
 
 .PHONY: all check run bench tools pgo deps prompt-deps prompt-test fuzz-deps fuzz install clean \
 	format format-check

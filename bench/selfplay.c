@@ -11,10 +11,10 @@
 // colours swapped. Each move is searched with a fixed node budget, one thread, its own 16 MB
 // table. The result is A's score, with Elo and a 95% interval (trinomial model).
 #include "bench/play.h"
+#include "bench/stats.h"
 
 #include "engine/core/random.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,16 +139,15 @@ int main(int argc, char **argv) {
         }
         wait(NULL);
     }
-    int n = w + d + l;
-    double score = n ? (w + 0.5 * d) / n : 0.5;
-    double variance =
-        n ? (w * pow(1 - score, 2) + d * pow(0.5 - score, 2) + l * pow(score, 2)) / n : 0;
-    double se = n ? sqrt(variance / n) : 0;
-    double lo = score - 1.96 * se, hi = score + 1.96 * se;
-#define ELO(s) ((s) <= 0 ? -999.0 : (s) >= 1 ? 999.0 : -400.0 * log10(1.0 / (s)-1.0))
+    MatchCounts mc = {.w = w, .d = d, .l = l};
+    EloEstimate est = stats_elo_estimate(&mc);
+    char elo[32], lo[32], hi[32];
+    stats_format_elo(elo, sizeof elo, est.elo);
+    stats_format_elo(lo, sizeof lo, est.lo);
+    stats_format_elo(hi, sizeof hi, est.hi);
     printf("%s, %llu nodes/move, A = all features, B = without %s%s%s: %d games, A +%d =%d -%d, "
-           "score %.3f, Elo %+.0f [%+.0f, %+.0f]\n",
+           "score %.3f, Elo %s [%s, %s]\n",
            c.variant, (unsigned long long)c.nodes, c.off, c.b_eval ? ", eval " : "",
-           c.b_eval ? c.b_eval : "", n, w, d, l, score, ELO(score), ELO(lo), ELO(hi));
+           c.b_eval ? c.b_eval : "", stats_games(&mc), w, d, l, est.score, elo, lo, hi);
     return 0;
 }

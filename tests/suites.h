@@ -13,5 +13,6 @@ Suite *notation_suite(void);
 Suite *uci_suite(void);
 Suite *search_suite(void);
 Suite *session_suite(void);
+Suite *stats_suite(void);
 
 #endif
