@@ -31,7 +31,8 @@ CHECK_LIBS   = $(shell pkg-config --libs check)
 
 ENGINE_SRC := $(wildcard engine/core/*.c engine/mill/*.c)
 PROTO_SRC  := $(filter-out protocol/main.c,$(wildcard protocol/*.c))
-BENCH_SRC  := bench/bench.c bench/stats.c
+BENCH_SRC  := bench/bench.c bench/stats.c bench/engine_proc.c bench/referee.c bench/opening.c \
+              bench/json.c bench/match.c
 TEST_SRC   := $(wildcard tests/*.c)
 
 REL_OBJ  := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(BENCH_SRC) protocol/main.c)
@@ -42,7 +43,7 @@ DEBUG_BIN_OBJ := $(patsubst %.c,$(TESTDIR)/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(BENC
 CHECK_BENCH_DEPTH := 5
 
 # Bench tools with their own main(): self-play matches and evaluation tuning.
-TOOL_OBJ := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) bench/play.c bench/stats.c)
+TOOL_OBJ := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) bench/play.c bench/stats.c bench/opening.c)
 
 .PHONY: all check run bench tools pgo deps prompt-deps prompt-test fuzz-deps fuzz install clean \
 	format format-check
@@ -93,7 +94,7 @@ $(TESTDIR)/$(BIN): $(DEBUG_BIN_OBJ)
 # release and the test build must count the same nodes position by position (only the nps may
 # differ).
 check: $(TESTDIR)/check_tabula $(TESTDIR)/$(BIN) $(BIN) | prompt-deps
-	cd tests && ../$(TESTDIR)/check_tabula
+	cd tests && TABULA_BIN=../$(TESTDIR)/$(BIN) ../$(TESTDIR)/check_tabula
 	sh tests/prompt_test.sh ./$(TESTDIR)/$(BIN)
 	./$(BIN) bench $(CHECK_BENCH_DEPTH) > $(TESTDIR)/bench.release
 	./$(TESTDIR)/$(BIN) bench $(CHECK_BENCH_DEPTH) > $(TESTDIR)/bench.test

@@ -13,36 +13,6 @@ void play_default_player(Player *pl) {
     memcpy(pl->weights, eval_weights, sizeof pl->weights);
 }
 
-typedef struct MoveBag {
-    char moves[MAX_MOVES][MOVE_STR_MAX];
-    int n;
-} MoveBag;
-
-static void collect(void *ctx, const char *move) {
-    MoveBag *bag = ctx;
-    strcpy(bag->moves[bag->n++], move);
-}
-
-int play_random_opening(const char *variant, int plies, uint64_t *rng,
-                        char moves[MAX_OPENING][MOVE_STR_MAX]) {
-    Game *g = MILL_FAMILY.create(variant);
-    MoveBag *bag = malloc(sizeof *bag);
-    const char *ptr[MAX_OPENING];
-    int n = 0;
-    for (; n < plies && n < MAX_OPENING; n++) {
-        bag->n = 0;
-        if (MILL_FAMILY.legal_moves(g, collect, bag) == 0)
-            break;
-        strcpy(moves[n], bag->moves[random_next(rng) % (uint64_t)bag->n]);
-        ptr[n] = moves[n];
-        Error err;
-        MILL_FAMILY.set_position(g, NULL, ptr, n + 1, &err);
-    }
-    free(bag);
-    MILL_FAMILY.destroy(g);
-    return n;
-}
-
 double play_game(const char *variant, char opening[][MOVE_STR_MAX], int nopen, uint64_t nodes,
                  const Player *white, const Player *black, PositionFn fn, void *ctx) {
     Game *engine[2] = {MILL_FAMILY.create(variant), MILL_FAMILY.create(variant)};

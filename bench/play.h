@@ -2,13 +2,14 @@
 #ifndef BENCH_PLAY_H
 #define BENCH_PLAY_H
 
+#include "bench/opening.h"
 #include "engine/mill/eval.h"
 #include "engine/mill/game.h"
 #include "engine/mill/notation.h"
 #include "engine/mill/search.h"
 
 #define MAX_GAME_PLIES 400
-#define MAX_OPENING 64
+#define MAX_OPENING OPENING_MAX_PLIES
 
 // What one side plays with: its search switches and evaluation weights.
 typedef struct Player {
@@ -21,11 +22,6 @@ typedef void (*PositionFn)(void *ctx, const Position *p);
 
 // The built-in player.
 void play_default_player(Player *pl);
-
-// Fill moves with up to `plies` random legal moves from the start of `variant` (seeded by
-// *rng); return how many.
-int play_random_opening(const char *variant, int plies, uint64_t *rng,
-                        char moves[MAX_OPENING][MOVE_STR_MAX]);
 
 // Play a game after the opening, each move searched with `nodes` nodes; return the result
 // for white (1, 0.5, 0). fn, when not NULL, sees every position searched.

@@ -114,7 +114,7 @@ int main(int argc, char **argv) {
             for (int p = j; p < pairs; p += jobs) {
                 uint64_t rng = c.seed * 1000003u + (uint64_t)p;
                 char opening[MAX_OPENING][MOVE_STR_MAX];
-                int nopen = play_random_opening(c.variant, c.plies, &rng, opening);
+                int nopen = opening_random(c.variant, c.plies, &rng, opening);
                 for (int color = 0; color < 2; color++) {
                     bool a_white = color == 0;
                     double w = play_game(c.variant, opening, nopen, c.nodes, a_white ? &a : &b,

@@ -151,7 +151,7 @@ int main(int argc, char **argv) {
             for (int gi = j; gi < games; gi += jobs) {
                 uint64_t rng = seed * 1000003u + (uint64_t)gi;
                 char opening[MAX_OPENING][MOVE_STR_MAX];
-                int nopen = play_random_opening(variant, plies, &rng, opening);
+                int nopen = opening_random(variant, plies, &rng, opening);
                 gs->n = gs->seen = gs->skip = 0;
                 double white = play_game(variant, opening, nopen, nodes, &pl, &pl, record, gs);
                 for (int k = 0; k < gs->n; k++) {

@@ -1,5 +1,6 @@
 // The only main(): subcommands, or the protocol loop on stdin/stdout.
 #include "bench/bench.h"
+#include "bench/match.h"
 #include "engine/core/clock.h"
 #include "engine/mill/game.h"
 #include "protocol/prompt.h"
@@ -30,6 +31,10 @@ static const char USAGE[] =
                              "        count the move sequences of DEPTH plies (default 6) from the "
                              "variant's start\n"
                              "        or from STRING, and report the time and leaves per second\n"
+                             "  match --engine cmd=... --engine cmd=... [options]\n"
+                             "        play engines against each other, refereed by tabula's "
+                             "rules;\n"
+                             "        'tabula match --help' lists the options\n"
                              "  --help, -h       this text\n"
                              "  --version        the version\n";
 
@@ -126,6 +131,8 @@ int main(int argc, char **argv) {
         }
         if (!strcmp(argv[1], "perft"))
             return run_perft(argc - 2, argv + 2);
+        if (!strcmp(argv[1], "match"))
+            return match_main(argc - 2, argv + 2, stdout, stderr);
         if (!strcmp(argv[1], "bench"))
             return run_bench(argc - 2, argv + 2);
         fprintf(stderr, "tabula: unknown command '%s'\n%s", argv[1], USAGE);

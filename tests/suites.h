@@ -14,5 +14,7 @@ Suite *uci_suite(void);
 Suite *search_suite(void);
 Suite *session_suite(void);
 Suite *stats_suite(void);
+Suite *referee_suite(void);
+Suite *match_suite(void);
 
 #endif
