@@ -45,7 +45,7 @@ CHECK_BENCH_DEPTH := 5
 # Bench tools with their own main(): self-play matches and evaluation tuning.
 TOOL_OBJ := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) bench/play.c bench/stats.c bench/opening.c)
 
-.PHONY: all check run bench tools pgo deps prompt-deps prompt-test fuzz-deps fuzz install clean \
+.PHONY: all check run bench selfmatch features tools pgo deps prompt-deps prompt-test fuzz-deps fuzz install clean \
 	format format-check
 
 all: $(BIN)
@@ -165,6 +165,14 @@ fuzz: build/fuzz/fuzz_commands build/fuzz/fuzz_position
 bench: $(BIN)
 	sh bench/perft.sh ./$(BIN)
 	sh bench/search.sh ./$(BIN)
+
+# Matches through `tabula match`: self-play under a clock (LIMIT, GAMES; no faults expected, Elo
+# interval around 0), and one match per search feature against the engine without it.
+selfmatch: $(BIN)
+	sh bench/selfmatch.sh ./$(BIN)
+
+features: $(BIN)
+	sh bench/features.sh ./$(BIN)
 
 tools: build/selfplay build/tune
 

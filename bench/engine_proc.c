@@ -13,7 +13,6 @@
 #include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,9 +34,7 @@ static pthread_once_t sigpipe_once = PTHREAD_ONCE_INIT;
 
 // An engine that dies while the referee writes to it must cost that engine the game, not kill
 // the referee: writes to a closed pipe fail with EPIPE instead of raising SIGPIPE.
-static void ignore_sigpipe(void) {
-    signal(SIGPIPE, SIG_IGN);
-}
+static void ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }
 
 bool engine_start(EngineProc *e, const char *cmd, const char *tag, FILE *log, Error *err) {
     pthread_once(&sigpipe_once, ignore_sigpipe);
@@ -59,22 +56,16 @@ bool engine_start(EngineProc *e, const char *cmd, const char *tag, FILE *log, Er
     posix_spawn_file_actions_adddup2(&fa, in[0], STDIN_FILENO);
     posix_spawn_file_actions_adddup2(&fa, out[1], STDOUT_FILENO);
     posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-    size_t n = strlen(cmd) + 6;
-    char *script = malloc(n);
-    int rc = ENOMEM;
-    if (script) {
-        snprintf(script, n, "exec %s", cmd);
-        char *argv[] = {"sh", "-c", script, NULL};
-        // Its own process group: a Ctrl-C at the terminal reaches the referee, which lets the
-        // games in progress finish, and not the engines.
-        posix_spawnattr_t attr;
-        posix_spawnattr_init(&attr);
-        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-        posix_spawnattr_setpgroup(&attr, 0);
-        rc = posix_spawn(&e->pid, "/bin/sh", &fa, &attr, argv, environ);
-        posix_spawnattr_destroy(&attr);
-        free(script);
-    }
+    // Its own process group: a Ctrl-C at the terminal reaches the referee, which lets the games
+    // in progress finish, and not the engines; and a kill reaches the whole group, the engine
+    // too when cmd is a compound command that sh stays around for.
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
+    char *argv[] = {"sh", "-c", (char *)cmd, NULL};
+    int rc = posix_spawn(&e->pid, "/bin/sh", &fa, &attr, argv, environ);
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     close(in[0]);
     close(out[1]);
@@ -182,7 +173,7 @@ void engine_stop(EngineProc *e, int grace_ms) {
     while ((r = waitpid(e->pid, &status, WNOHANG)) == 0 && clock_now_us() < deadline)
         usleep(2000);
     if (r == 0) {
-        kill(e->pid, SIGKILL);
+        kill(-e->pid, SIGKILL);
         waitpid(e->pid, &status, 0);
     }
     if (e->from >= 0)

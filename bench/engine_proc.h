@@ -26,7 +26,7 @@ typedef struct EngineProc {
     char tag[72];
 } EngineProc;
 
-// Start `sh -c "exec <cmd>"` with its stderr on /dev/null, in its own process group. The first
+// Start `sh -c "<cmd>"` with its stderr on /dev/null, in its own process group. The first
 // call makes the process ignore SIGPIPE. log (may be NULL) is shared between
 // threads; lines are written whole.
 bool engine_start(EngineProc *e, const char *cmd, const char *tag, FILE *log, Error *err);
@@ -35,7 +35,8 @@ bool engine_send(EngineProc *e, const char *fmt, ...) __attribute__((format(prin
 // Read the next line into line (without its newline) before the absolute time deadline_us
 // (clock_now_us()).
 ReadStatus engine_read(EngineProc *e, char *line, size_t n, int64_t deadline_us);
-// Ask the engine to quit, wait up to grace_ms for it to exit, then kill it; reap it.
+// Ask the engine to quit, wait up to grace_ms for it to exit, then kill its process group;
+// reap it.
 void engine_stop(EngineProc *e, int grace_ms);
 
 #endif

@@ -320,9 +320,9 @@ static bool parse_config(int argc, char **argv, MatchConfig *cfg, FILE *err) {
             if (!parse_keyed(argc, argv, &i, KEYS, val, a, err))
                 return false;
             cfg->sprt = true;
-            cfg->sprt_params = (SprtParams){isnan(val[0]) ? 0 : val[0], isnan(val[1]) ? 5 : val[1],
-                                            isnan(val[2]) ? 0.05 : val[2],
-                                            isnan(val[3]) ? 0.05 : val[3]};
+            cfg->sprt_params =
+                (SprtParams){isnan(val[0]) ? 0 : val[0], isnan(val[1]) ? 5 : val[1],
+                             isnan(val[2]) ? 0.05 : val[2], isnan(val[3]) ? 0.05 : val[3]};
             SprtParams *p = &cfg->sprt_params;
             if (!(p->alpha > 0 && p->alpha < 0.5 && p->beta > 0 && p->beta < 0.5 &&
                   p->elo0 < p->elo1)) {
@@ -384,7 +384,8 @@ static bool parse_config(int argc, char **argv, MatchConfig *cfg, FILE *err) {
         } else if (!strcmp(a, "--openings")) {
             if (!strncmp(v, "random:", 7) && parse_integer(v + 7, 0, OPENING_MAX_PLIES, &n)) {
                 cfg->random_plies = (int)n;
-            } else if (!strncmp(v, "file:", 5) && v[5] && strlen(v + 5) < sizeof cfg->openings_path) {
+            } else if (!strncmp(v, "file:", 5) && v[5] &&
+                       strlen(v + 5) < sizeof cfg->openings_path) {
                 snprintf(cfg->openings_path, sizeof cfg->openings_path, "%s", v + 5);
             } else {
                 fprintf(err, "tabula match: --openings takes random:PLIES (0-%d) or file:PATH\n",
@@ -551,9 +552,9 @@ static void print_report(FILE *out, const char *const *names, int nengines, cons
     for (int e = 0; e < nengines; e++)
         for (int k = 0; k < TERM_COUNT; k++)
             if (t->faults[e][k]) {
-                fprintf(out, "%s %s: %d game%s lost by %s\n", faults++ ? "     " : "faults:",
-                        names[e], t->faults[e][k], t->faults[e][k] > 1 ? "s" : "",
-                        referee_termination_name(k));
+                fprintf(out, "%s %s: %d game%s lost by %s\n",
+                        faults++ ? "     " : "faults:", names[e], t->faults[e][k],
+                        t->faults[e][k] > 1 ? "s" : "", referee_termination_name(k));
             }
     if (!faults)
         fprintf(out, "faults: none (no illegal move, time forfeit, crash or stall)\n");
@@ -601,8 +602,9 @@ static bool write_json(const char *path, const MatchConfig *cfg, const char *con
     for (int g = 0; g < ngames; g++) {
         if (!o[g].done)
             continue;
-        fprintf(f, "%s\n    {\"game\": %d, \"pair\": %d, \"white\": %d, \"black\": %d, "
-                   "\"result\": \"%s\", \"termination\": \"%s\", \"plies\": %d, \"reason\": ",
+        fprintf(f,
+                "%s\n    {\"game\": %d, \"pair\": %d, \"white\": %d, \"black\": %d, "
+                "\"result\": \"%s\", \"termination\": \"%s\", \"plies\": %d, \"reason\": ",
                 k++ ? "," : "", g, g / 2, o[g].white, o[g].black, RESULT_TEXT[o[g].result],
                 referee_termination_name(o[g].termination), o[g].plies);
         json_write_string(f, o[g].reason);
@@ -616,8 +618,9 @@ static bool write_json(const char *path, const MatchConfig *cfg, const char *con
         json_write_string(f, names[t->pairing[p].a]);
         fprintf(f, ", \"second\": ");
         json_write_string(f, names[t->pairing[p].b]);
-        fprintf(f, ", \"games\": %d, \"wins\": %d, \"draws\": %d, \"losses\": %d, "
-                   "\"penta\": [%d, %d, %d, %d, %d], \"score\": %.4f, \"draw_ratio\": %.4f, ",
+        fprintf(f,
+                ", \"games\": %d, \"wins\": %d, \"draws\": %d, \"losses\": %d, "
+                "\"penta\": [%d, %d, %d, %d, %d], \"score\": %.4f, \"draw_ratio\": %.4f, ",
                 stats_games(c), c->w, c->d, c->l, c->penta[0], c->penta[1], c->penta[2],
                 c->penta[3], c->penta[4], stats_score(c), stats_draw_ratio(c));
         json_elo(f, "elo", e.elo);
@@ -705,11 +708,12 @@ static void progress(Runner *r, int g) {
     stats_format_elo(elo[1], sizeof elo[1], e.lo);
     stats_format_elo(elo[2], sizeof elo[2], e.hi);
     if (!r->cfg->quiet)
-        fprintf(r->out, "game %d/%d: %s - %s %s (%s, %d plies) | %s vs %s +%d =%d -%d, Elo %s [%s, %s]\n",
-            r->finished, r->njobs, r->names[o->white], r->names[o->black],
-            RESULT_TEXT[o->result], referee_termination_name(o->termination), o->plies,
-            r->names[r->pairing[p].a], r->names[r->pairing[p].b], c->w, c->d, c->l, elo[0],
-            elo[1], elo[2]);
+        fprintf(r->out,
+                "game %d/%d: %s - %s %s (%s, %d plies) | %s vs %s +%d =%d -%d, Elo %s [%s, %s]\n",
+                r->finished, r->njobs, r->names[o->white], r->names[o->black],
+                RESULT_TEXT[o->result], referee_termination_name(o->termination), o->plies,
+                r->names[r->pairing[p].a], r->names[r->pairing[p].b], c->w, c->d, c->l, elo[0],
+                elo[1], elo[2]);
     fflush(r->out);
     if (r->cfg->sprt && p == 0) {
         SprtResult s = stats_sprt(c, &r->cfg->sprt_params);
@@ -823,8 +827,7 @@ static bool check_openings(const MatchConfig *cfg, const Opening *list, int n, F
         memcpy(s->opening, list[i].moves, sizeof list[i].moves);
         Error e;
         if (!referee_check_opening(s, &e)) {
-            fprintf(err, "tabula match: opening %d of %s: %s\n", i + 1, cfg->openings_path,
-                    e.msg);
+            fprintf(err, "tabula match: opening %d of %s: %s\n", i + 1, cfg->openings_path, e.msg);
             ok = false;
         }
     }
@@ -874,8 +877,8 @@ static int run_match(const MatchConfig *cfg, FILE *out, FILE *err) {
         goto done;
     }
     fprintf(out, "match: %s, %d engines, %d games in this run (%d per pairing%s), %d at once\n",
-            cfg->variant, cfg->nengines, r.njobs, cfg->games,
-            cfg->nshards > 1 ? ", sharded" : "", cfg->concurrency);
+            cfg->variant, cfg->nengines, r.njobs, cfg->games, cfg->nshards > 1 ? ", sharded" : "",
+            cfg->concurrency);
     fflush(out);
 
     pthread_mutex_init(&r.lock, NULL);
@@ -902,8 +905,8 @@ static int run_match(const MatchConfig *cfg, FILE *out, FILE *err) {
         status = 1;
     }
     print_report(out, r.names, cfg->nengines, &t, cfg->sprt ? &cfg->sprt_params : NULL);
-    if (cfg->json_path && !write_json(cfg->json_path, cfg, r.names, r.outcome, r.ngames, &t,
-                                      false)) {
+    if (cfg->json_path &&
+        !write_json(cfg->json_path, cfg, r.names, r.outcome, r.ngames, &t, false)) {
         fprintf(err, "tabula match: cannot write '%s'\n", cfg->json_path);
         status = 1;
     }
@@ -951,8 +954,8 @@ static char *read_file(const char *path) {
 
 // The identity of a match in its JSON summary: files merge only when these agree.
 static bool same_match(const Json *a, const Json *b) {
-    static const char *const KEYS[] = {"variant", "gauntlet", "games_per_pairing", "seed",
-                                       "openings", "engines"};
+    static const char *const KEYS[] = {"variant", "gauntlet", "games_per_pairing",
+                                       "seed",    "openings", "engines"};
     for (size_t k = 0; k < sizeof KEYS / sizeof KEYS[0]; k++) {
         const Json *x = json_get(a, KEYS[k]), *y = json_get(b, KEYS[k]);
         if (!x || !y || x->type != y->type)
@@ -966,7 +969,8 @@ static bool same_match(const Json *a, const Json *b) {
         if (x->type == JSON_ARRAY) {
             const Json *u = x->child, *v = y->child;
             for (; u && v; u = u->next, v = v->next)
-                if (u->type != JSON_STRING || v->type != JSON_STRING || strcmp(u->string, v->string))
+                if (u->type != JSON_STRING || v->type != JSON_STRING ||
+                    strcmp(u->string, v->string))
                     return false;
             if (u || v)
                 return false;
@@ -1100,8 +1104,7 @@ static int run_merge(int argc, char **argv, FILE *out, FILE *err) {
     cfg->sprt_params = sprt;
     Pairing pairs[MAX_PAIRINGS];
     int npairings = make_pairings(cfg->nengines, cfg->gauntlet, pairs);
-    if (cfg->nengines < 2 || !(games >= 2 && games <= MAX_GAMES) ||
-        games * npairings > MAX_GAMES) {
+    if (cfg->nengines < 2 || !(games >= 2 && games <= MAX_GAMES) || games * npairings > MAX_GAMES) {
         fprintf(err, "tabula match: %s: bad engines or games_per_pairing\n", files[0]);
         status = 2;
         goto done;

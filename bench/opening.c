@@ -60,8 +60,8 @@ bool opening_parse_line(const char *line, Opening *o, Error *err) {
         for (int field = 0; field < 6; field++) { // the six fields of the position string
             if (!tok || !strcmp(tok, "moves"))
                 return error_set(err, "position string with %d fields, expected 6", field);
-            len += (size_t)snprintf(o->fen + len, sizeof o->fen - len, "%s%s", field ? " " : "",
-                                    tok);
+            len +=
+                (size_t)snprintf(o->fen + len, sizeof o->fen - len, "%s%s", field ? " " : "", tok);
             if (len >= sizeof o->fen)
                 return error_set(err, "position string too long");
             tok = strtok_r(NULL, " \t\r\n", &save);

@@ -21,12 +21,9 @@
 #define QUIT_GRACE_MS 500
 
 static const char *const TERMINATION_NAMES[TERM_COUNT] = {
-    [TERM_NORMAL] = "normal",
-    [TERM_ADJUDICATION] = "adjudication",
-    [TERM_TIME] = "time forfeit",
-    [TERM_ILLEGAL] = "illegal move",
-    [TERM_ABANDONED] = "abandoned",
-    [TERM_STALLED] = "stalled connection",
+    [TERM_NORMAL] = "normal",       [TERM_ADJUDICATION] = "adjudication",
+    [TERM_TIME] = "time forfeit",   [TERM_ILLEGAL] = "illegal move",
+    [TERM_ABANDONED] = "abandoned", [TERM_STALLED] = "stalled connection",
 };
 
 static const char *const SIDE_NAME[2] = {"white", "black"};
@@ -71,9 +68,7 @@ static void finish(Match1 *m, GameResult r, Termination t, const char *fmt, ...)
 }
 
 // The side at fault loses.
-static GameResult loss_of(int side) {
-    return side == 0 ? RESULT_BLACK_WINS : RESULT_WHITE_WINS;
-}
+static GameResult loss_of(int side) { return side == 0 ? RESULT_BLACK_WINS : RESULT_WHITE_WINS; }
 
 // Replay the game so far, plus `extra` when not NULL; false when that is not legal.
 static bool replay(Match1 *m, const char *extra, Error *err) {
@@ -143,7 +138,8 @@ static bool start_engine(Match1 *m, int side) {
     return true;
 gone:
     if (m->rec->result == RESULT_NONE)
-        finish(m, loss_of(side), TERM_ABANDONED, "%s: engine exited (its input is closed)", SIDE_NAME[side]);
+        finish(m, loss_of(side), TERM_ABANDONED, "%s: engine exited (its input is closed)",
+               SIDE_NAME[side]);
     return false;
 }
 
@@ -240,7 +236,8 @@ static void track_scores(Match1 *m, int side, const PlyRecord *p) {
     const Adjudication *a = &m->s->adj;
     int cp = score_cp(p);
     bool known = p->has_score;
-    m->lose_run[side] = known && a->resign_moves && cp <= -a->resign_score ? m->lose_run[side] + 1 : 0;
+    m->lose_run[side] =
+        known && a->resign_moves && cp <= -a->resign_score ? m->lose_run[side] + 1 : 0;
     m->win_run[side] = known && a->resign_moves && cp >= a->resign_score ? m->win_run[side] + 1 : 0;
     m->draw_run[side] =
         known && a->draw_moves && abs(cp) <= a->draw_score ? m->draw_run[side] + 1 : 0;
@@ -288,7 +285,8 @@ static bool play_move(Match1 *m, int side) {
         late = TERM_STALLED;
     }
     if (!send_position(m, e) || !engine_send(e, "%s", go)) {
-        finish(m, loss_of(side), TERM_ABANDONED, "%s: engine exited (its input is closed)", SIDE_NAME[side]);
+        finish(m, loss_of(side), TERM_ABANDONED, "%s: engine exited (its input is closed)",
+               SIDE_NAME[side]);
         return false;
     }
     int64_t t0 = clock_now_us();
@@ -387,9 +385,8 @@ void referee_play(const GameSetup *s, GameRecord *rec) {
         return;
     }
 
-    int max_plies = s->adj.max_plies > 0 && s->adj.max_plies < MAX_RECORD_PLIES
-                        ? s->adj.max_plies
-                        : MAX_RECORD_PLIES;
+    int max_plies = s->adj.max_plies > 0 && s->adj.max_plies < MAX_RECORD_PLIES ? s->adj.max_plies
+                                                                                : MAX_RECORD_PLIES;
     if (start_engine(&m, 0) && start_engine(&m, 1)) {
         for (;;) {
             char reason[128];
@@ -474,8 +471,7 @@ void referee_write_record(FILE *f, const GameSetup *s, const GameRecord *rec, co
     if (!strcmp(limits[0], limits[1]))
         fprintf(f, "[TimeControl \"%s\"]\n", limits[0]);
     else
-        fprintf(f, "[WhiteTimeControl \"%s\"]\n[BlackTimeControl \"%s\"]\n", limits[0],
-                limits[1]);
+        fprintf(f, "[WhiteTimeControl \"%s\"]\n[BlackTimeControl \"%s\"]\n", limits[0], limits[1]);
     fprintf(f, "[PlyCount \"%d\"]\n\n", rec->nplies);
 
     // Move numbers from the start position string: its side to move and fullmove number.

@@ -5,8 +5,8 @@
 #ifndef BENCH_REFEREE_H
 #define BENCH_REFEREE_H
 
-#include "engine/core/game.h"
 #include "bench/opening.h"
+#include "engine/core/game.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -49,7 +49,7 @@ typedef struct GameSetup {
     char opening[OPENING_MAX_PLIES][MOVE_STR_MAX]; // played from fen before the engines move
     const EngineConfig *engine[2];                 // white, black
     Adjudication adj;
-    int64_t timemargin_ms; // how far past its clock or movetime an engine may answer
+    int64_t timemargin_ms;  // how far past its clock or movetime an engine may answer
     int64_t movetimeout_ms; // the longest wait for a move without a clock or movetime
     FILE *log;              // engine traffic, or NULL
     const char *log_tag;    // prefix for log lines

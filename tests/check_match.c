@@ -17,7 +17,8 @@ static const char *tabula_bin(void) {
 }
 
 // Run `tabula match` with a space-separated argument string ("%T" stands for the engine binary,
-// and '~' for a space inside an argument); return its status and, when out is not NULL, its output (to be freed).
+// and '~' for a space inside an argument); return its status and, when out is not NULL, its output
+// (to be freed).
 static int run(const char *args, char **out) {
     char buf[2048], *argv[64];
     int argc = 0;
@@ -87,8 +88,8 @@ START_TEST(test_json_parse) {
     json_free(j);
 
     static const char *const BAD[] = {
-        "", "{", "[1,]", "{\"a\" 1}", "{\"a\": 1,}", "\"abc", "[1] 2", "tru", "{1: 2}",
-        "\"\\x\"", "\"\\u12g4\"", "[-]",
+        "",      "{",   "[1,]",   "{\"a\" 1}", "{\"a\": 1,}", "\"abc",
+        "[1] 2", "tru", "{1: 2}", "\"\\x\"",   "\"\\u12g4\"", "[-]",
     };
     for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
         err[0] = '\0';
@@ -250,9 +251,10 @@ END_TEST
 // A faulty engine's losses are reported as faults; the SPRT stops a lopsided match early.
 START_TEST(test_faults_and_sprt) {
     char *out;
-    int status = run("--engine cmd=%T depth=1 --engine cmd=sh~data/fake_engine.sh~illegal name=fake depth=1 "
-                 "--games 400 --concurrency 2 --quiet --sprt elo0=0 elo1=50",
-                 &out);
+    int status =
+        run("--engine cmd=%T depth=1 --engine cmd=sh~data/fake_engine.sh~illegal name=fake depth=1 "
+            "--games 400 --concurrency 2 --quiet --sprt elo0=0 elo1=50",
+            &out);
     ck_assert_int_eq(status, 0);
     ck_assert_msg(strstr(out, "SPRT: H1 accepted"), "%s", out);
     ck_assert_msg(strstr(out, "fake: "), "%s", out);

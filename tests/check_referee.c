@@ -31,9 +31,7 @@ static EngineConfig engine(const char *name, const char *cmd, int depth, int64_t
     return c;
 }
 
-static EngineConfig good_engine(void) {
-    return engine("tabula", tabula_bin(), 1, 0, 0);
-}
+static EngineConfig good_engine(void) { return engine("tabula", tabula_bin(), 1, 0, 0); }
 
 // Play one game between white and black from the variant's start.
 static GameRecord *play(const char *variant, const EngineConfig *white, const EngineConfig *black,
@@ -78,11 +76,12 @@ START_TEST(test_fault_loses) {
     bool fake_white = _i % 2 == 0;
     char cmd[256];
     snprintf(cmd, sizeof cmd, FAKE "%s", f->mode);
-    EngineConfig fake = engine("fake", cmd, f->tc_ms || f->movetime_ms ? 0 : 1, f->tc_ms,
-                               f->movetime_ms);
+    EngineConfig fake =
+        engine("fake", cmd, f->tc_ms || f->movetime_ms ? 0 : 1, f->tc_ms, f->movetime_ms);
     EngineConfig good = good_engine();
     double t0 = seconds();
-    GameRecord *rec = fake_white ? play("nine", &fake, &good, 400) : play("nine", &good, &fake, 400);
+    GameRecord *rec =
+        fake_white ? play("nine", &fake, &good, 400) : play("nine", &good, &fake, 400);
     double took = seconds() - t0;
     ck_assert_msg(rec->termination == f->want, "%s: termination %s (%s)", f->mode,
                   referee_termination_name(rec->termination), rec->reason);
@@ -140,8 +139,8 @@ START_TEST(test_clock_game) {
     EngineConfig a = engine("a", tabula_bin(), 0, 1000, 0), b = a;
     a.tc_inc_ms = b.tc_inc_ms = 20;
     GameRecord *rec = play("three", &a, &b, 10000);
-    ck_assert_msg(rec->termination == TERM_NORMAL || rec->termination == TERM_ADJUDICATION,
-                  "%s", rec->reason);
+    ck_assert_msg(rec->termination == TERM_NORMAL || rec->termination == TERM_ADJUDICATION, "%s",
+                  rec->reason);
     ck_assert_int_ge(rec->min_clock_ms[0], 0);
     ck_assert_int_ge(rec->min_clock_ms[1], 0);
     int64_t used = 0;

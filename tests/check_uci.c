@@ -242,6 +242,11 @@ START_TEST(test_uci_handshake) {
                            "option name RemovalPerMill type check default false\n"
                            "option name Repetition type check default true\n"
                            "option name NMoveRule type spin default 100 min 0 max 10000\n"
+                           "option name ReverseFutility type check default true\n"
+                           "option name LateMovePruning type check default true\n"
+                           "option name LateMoveReductions type check default true\n"
+                           "option name Quiescence type check default true\n"
+                           "option name AspirationWindows type check default true\n"
                            "option name Hash type spin default 16 min 1 max 65536\n"
                            "option name Clear Hash type button\n"
                            "option name Threads type spin default 1 min 1 max 256\n"
@@ -1476,6 +1481,43 @@ START_TEST(test_go_game_over) {
 }
 END_TEST
 
+// The node count of a depth-9 search from a cleared table.
+static long long depth9_nodes(Session *s) {
+    ck_assert_str_eq(execute(s, "ucinewgame"), "");
+    uci_execute(&s->uci, "go depth 9");
+    char line[512];
+    long long nodes = -1;
+    ck_assert(line_after(finish_search(s), "info depth 9 ", line, sizeof line));
+    const char *p = strstr(line, " nodes ");
+    ck_assert(p && sscanf(p, " nodes %lld", &nodes) == 1);
+    return nodes;
+}
+
+// The search switches: each one off changes the tree of a fixed-depth search; on again, the
+// tree is the default one.
+START_TEST(test_search_switches) {
+    static const char *const SWITCHES[] = {"ReverseFutility", "LateMovePruning",
+                                           "LateMoveReductions", "Quiescence", "AspirationWindows"};
+    Session s;
+    session_open(&s);
+    char cmd[128];
+    ck_assert_str_eq(execute(&s, "position startpos moves d7 g7 g4 a7 a4 g1"), "");
+    long long base = depth9_nodes(&s);
+    for (int i = 0; i < 5; i++) {
+        snprintf(cmd, sizeof cmd, "setoption name %s value false", SWITCHES[i]);
+        ck_assert_str_eq(execute(&s, cmd), "");
+        long long off = depth9_nodes(&s);
+        ck_assert_msg(off != base, "%s off: the same search (%lld nodes)", SWITCHES[i], off);
+        snprintf(cmd, sizeof cmd, "setoption name %s value true", SWITCHES[i]);
+        ck_assert_str_eq(execute(&s, cmd), "");
+    }
+    ck_assert_int_eq(depth9_nodes(&s), base);
+    ck_assert_str_eq(execute(&s, "setoption name Quiescence value maybe"),
+                     "info string error: option Quiescence takes true or false, not 'maybe'\n");
+    session_close(&s);
+}
+END_TEST
+
 // go depth 3: info lines in the contract's format, deepening to 3, then the bestmove, which is
 // the first move of the last principal variation.
 START_TEST(test_go_info_format) {
@@ -2542,7 +2584,7 @@ START_TEST(test_accessors) {
                           !strncmp(l + 12, name, strlen(name)),
                       "option %d is %s", k, name);
     }
-    ck_assert_int_eq(k, 13);
+    ck_assert_int_eq(k, 18);
     ck_assert_ptr_null(uci_option_name(&s.uci, k));
     char **moves;
     ck_assert_int_eq(uci_legal_moves(&s.uci, &moves), 24);
@@ -2667,6 +2709,7 @@ Suite *uci_suite(void) {
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_go_depth1_variants, 0, nvariants);
     tcase_add_test(tc, test_go_game_over);
+    tcase_add_test(tc, test_search_switches);
     tcase_add_test(tc, test_go_info_format);
     tcase_add_test(tc, test_go_show_wdl);
     tcase_add_test(tc, test_go_mate);

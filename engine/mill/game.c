@@ -144,6 +144,12 @@ static const GameOption OPTIONS[] = {
     {"RemovalPerMill",  OPTION_CHECK, 0, 0},
     {"Repetition",      OPTION_CHECK, 0, 0},
     {"NMoveRule",       OPTION_SPIN,  0, NMOVE_MAX},
+    // Search switches, so that a match can measure what each part of the search is worth.
+    {"ReverseFutility",    OPTION_CHECK, 0, 0},
+    {"LateMovePruning",    OPTION_CHECK, 0, 0},
+    {"LateMoveReductions", OPTION_CHECK, 0, 0},
+    {"Quiescence",         OPTION_CHECK, 0, 0},
+    {"AspirationWindows",  OPTION_CHECK, 0, 0},
 };
 // clang-format on
 
@@ -160,9 +166,28 @@ static bool *option_flag(MillRules *r, const char *name) {
     return NULL;
 }
 
+// The search switch an option sets. The switches are process-wide (the engine plays one game
+// at a time), and a variant change leaves them alone.
+static bool *search_flag(const char *name) {
+    MillSearchParams *p = &mill_search_params;
+    if (!strcmp(name, "ReverseFutility"))
+        return &p->reverse_futility;
+    if (!strcmp(name, "LateMovePruning"))
+        return &p->late_move_pruning;
+    if (!strcmp(name, "LateMoveReductions"))
+        return &p->reductions;
+    if (!strcmp(name, "Quiescence"))
+        return &p->quiescence;
+    if (!strcmp(name, "AspirationWindows"))
+        return &p->aspiration;
+    return NULL;
+}
+
 static bool mill_set_option(Game *g, const char *name, const char *value, Error *err) {
     MillRules *r = &g->mill.rules;
     bool *flag = option_flag(r, name);
+    if (!flag)
+        flag = search_flag(name);
     if (flag) {
         if (strcmp(value, "true") && strcmp(value, "false"))
             return error_set(err, "option %s takes true or false, not '%.40s'", name, value);
@@ -183,6 +208,8 @@ static bool mill_set_option(Game *g, const char *name, const char *value, Error 
 static void mill_get_option(const Game *g, const char *name, char *buf, size_t n) {
     MillRules r = g->mill.rules;
     bool *flag = option_flag(&r, name);
+    if (!flag)
+        flag = search_flag(name);
     if (flag)
         snprintf(buf, n, "%s", *flag ? "true" : "false");
     else if (!strcmp(name, "NMoveRule"))
