@@ -3,12 +3,14 @@
 #include "bench/match.h"
 #include "engine/core/clock.h"
 #include "engine/mill/game.h"
+#include "engine/mill/solve.h"
 #include "protocol/prompt.h"
 #include "protocol/uci.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define STRINGIFY_(x) #x
@@ -35,6 +37,13 @@ static const char USAGE[] =
                              "        play engines against each other, refereed by tabula's "
                              "rules;\n"
                              "        'tabula match --help' lists the options\n"
+                             "  solve VARIANT [--out FILE] [--threads N]\n"
+                             "        solve a variant of the 9-, 16- or 17-point board by "
+                             "retrograde analysis into\n"
+                             "        FILE (default VARIANT.tdb; an unfinished FILE is resumed) "
+                             "with N threads\n"
+                             "        (default all), then print the value of the start and "
+                             "statistics\n"
                              "  --help, -h       this text\n"
                              "  --version        the version\n";
 
@@ -100,6 +109,96 @@ static int run_perft(int argc, char **argv) {
     return 0;
 }
 
+typedef struct SolveTicker {
+    bool tty;
+    double last;
+} SolveTicker;
+
+// Print the solver's progress on stderr: one rewritten line on a terminal, else a line every
+// few seconds.
+static void print_solve_progress(void *ctx, const SolveProgress *p) {
+    SolveTicker *t = ctx;
+    if (p->seconds - t->last < (t->tty ? 0.2 : 5.0) && p->done < p->total)
+        return;
+    t->last = p->seconds;
+    double rate = p->seconds > 0 ? (double)(p->done - p->resumed) / p->seconds : 0;
+    double left = rate > 0 ? (double)(p->total - p->done) / rate : 0;
+    fprintf(stderr,
+            "%s%llu/%llu positions (%.1f%%), %.0f/s, %.0f s left; at %d+%d men on the board, "
+            "%d+%d in hand, pass %d%s",
+            t->tty ? "\r" : "", (unsigned long long)p->done, (unsigned long long)p->total,
+            p->total ? 100.0 * (double)p->done / (double)p->total : 100.0, rate, left, p->a, p->b,
+            p->ha, p->hb, p->pass, t->tty ? "\033[K" : "\n");
+}
+
+static const char *value_word(int value) {
+    return value == SOLVE_WIN ? "win" : value == SOLVE_LOSS ? "loss" : "draw";
+}
+
+// tabula solve: build a variant's database and report what it says.
+static int run_solve(int argc, char **argv) {
+    const char *variant = NULL, *out = NULL;
+    int threads = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--out") && i + 1 < argc)
+            out = argv[++i];
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc && (threads = atoi(argv[++i])) > 0)
+            continue;
+        else if (argv[i][0] != '-' && !variant)
+            variant = argv[i];
+        else {
+            fprintf(stderr, "tabula solve: bad argument '%s'\n%s", argv[i], USAGE);
+            return 2;
+        }
+    }
+    const Variant *v = variant ? variant_find(variant) : NULL;
+    if (!v) {
+        fprintf(stderr, "tabula solve: %s\n%s",
+                variant ? "unknown variant"
+                        : "which variant? (three, nine-holes, tapatan, "
+                          "achi, five, six, seven)",
+                variant ? "" : USAGE);
+        return 2;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s", out ? out : v->id);
+    if (!out)
+        strncat(path, ".tdb", sizeof path - strlen(path) - 1);
+    MillRules rules;
+    rules_init(&rules, v);
+    Error err;
+    SolveTicker ticker = {isatty(STDERR_FILENO), -1e9};
+    SolveOptions opt = {path, threads, false, print_solve_progress, &ticker};
+    int64_t t0 = clock_now_us();
+    SolveDb *db = solve_build(&rules, &opt, &err);
+    double secs = (double)(clock_now_us() - t0) / 1e6;
+    if (ticker.tty)
+        fputs("\n", stderr);
+    if (!db) {
+        fprintf(stderr, "tabula solve: %s\n", err.msg);
+        return 1;
+    }
+    SolveStats st;
+    solve_stats(db, &st);
+    printf("%s (%s) solved in %.2f s into %s\n", v->title, v->id, secs, path);
+    printf("positions: %llu in %d sub-databases, %d board symmetries folded, %.1f MB\n",
+           (unsigned long long)st.positions, st.subdbs, st.symmetries,
+           (double)st.bytes / (1 << 20));
+    printf("values for the side to move: %llu wins, %llu draws, %llu losses\n",
+           (unsigned long long)st.wins, (unsigned long long)st.draws,
+           (unsigned long long)st.losses);
+    if (st.longest_win >= 0)
+        printf("longest win: %d plies, from %s\n", st.longest_win, st.longest_fen);
+    if (st.start_value == SOLVE_DRAW)
+        printf("start: draw\n");
+    else
+        printf("start: %s for White (the side to move) in %d plies: %s\n",
+               value_word(st.start_value), st.start_distance,
+               st.start_value == SOLVE_WIN ? "a first-player win" : "a second-player win");
+    solve_free(db);
+    return 0;
+}
+
 // The protocol loop; on a terminal, the prompt.
 static int run_protocol(void) {
     Output out;
@@ -133,6 +232,8 @@ int main(int argc, char **argv) {
             return run_perft(argc - 2, argv + 2);
         if (!strcmp(argv[1], "match"))
             return match_main(argc - 2, argv + 2, stdout, stderr);
+        if (!strcmp(argv[1], "solve"))
+            return run_solve(argc - 2, argv + 2);
         if (!strcmp(argv[1], "bench"))
             return run_bench(argc - 2, argv + 2);
         fprintf(stderr, "tabula: unknown command '%s'\n%s", argv[1], USAGE);

@@ -16,5 +16,6 @@ Suite *session_suite(void);
 Suite *stats_suite(void);
 Suite *referee_suite(void);
 Suite *match_suite(void);
+Suite *solve_suite(void);
 
 #endif
