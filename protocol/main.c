@@ -122,9 +122,11 @@ static void print_solve_progress(void *ctx, const SolveProgress *p) {
         return;
     t->last = p->seconds;
     double rate = p->seconds > 0 ? (double)(p->done - p->resumed) / p->seconds : 0;
-    double left = rate > 0 ? (double)(p->total - p->done) / rate : 0;
+    char left[32] = "time left unknown";
+    if (rate > 0)
+        snprintf(left, sizeof left, "%.0f s left", (double)(p->total - p->done) / rate);
     fprintf(stderr,
-            "%s%llu/%llu positions (%.1f%%), %.0f/s, %.0f s left; at %d+%d men on the board, "
+            "%s%llu/%llu positions (%.1f%%), %.0f/s, %s; at %d+%d men on the board, "
             "%d+%d in hand, pass %d%s",
             t->tty ? "\r" : "", (unsigned long long)p->done, (unsigned long long)p->total,
             p->total ? 100.0 * (double)p->done / (double)p->total : 100.0, rate, left, p->a, p->b,
