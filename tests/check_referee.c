@@ -33,15 +33,21 @@ static EngineConfig engine(const char *name, const char *cmd, int depth, int64_t
 
 static EngineConfig good_engine(void) { return engine("tabula", tabula_bin(), 1, 0, 0); }
 
+// Set up a game of the variant between white and black, with no opening and no adjudication.
+static void setup(GameSetup *s, const char *variant, const EngineConfig *white,
+                  const EngineConfig *black, int64_t movetimeout_ms) {
+    memset(s, 0, sizeof *s);
+    s->variant = variant;
+    s->engine[0] = white;
+    s->engine[1] = black;
+    s->movetimeout_ms = movetimeout_ms;
+}
+
 // Play one game between white and black from the variant's start.
 static GameRecord *play(const char *variant, const EngineConfig *white, const EngineConfig *black,
                         int64_t movetimeout_ms) {
     static GameSetup s;
-    memset(&s, 0, sizeof s);
-    s.variant = variant;
-    s.engine[0] = white;
-    s.engine[1] = black;
-    s.movetimeout_ms = movetimeout_ms;
+    setup(&s, variant, white, black, movetimeout_ms);
     s.adj.max_plies = 400;
     GameRecord *rec = malloc(sizeof *rec);
     ck_assert_ptr_nonnull(rec);
@@ -155,11 +161,7 @@ END_TEST
 START_TEST(test_adjudication) {
     static GameSetup s;
     EngineConfig a = good_engine(), b = good_engine();
-    memset(&s, 0, sizeof s);
-    s.variant = "nine";
-    s.engine[0] = &a;
-    s.engine[1] = &b;
-    s.movetimeout_ms = 10000;
+    setup(&s, "nine", &a, &b, 10000);
     GameRecord *rec = malloc(sizeof *rec);
 
     // Any score is within 100000 cp: a draw as soon as each side has moved once.
@@ -198,11 +200,7 @@ END_TEST
 START_TEST(test_opening_and_record) {
     static GameSetup s;
     EngineConfig a = good_engine(), b = good_engine();
-    memset(&s, 0, sizeof s);
-    s.variant = "nine";
-    s.engine[0] = &a;
-    s.engine[1] = &b;
-    s.movetimeout_ms = 10000;
+    setup(&s, "nine", &a, &b, 10000);
     s.adj.max_plies = 6;
     Opening o;
     Error err;
