@@ -140,11 +140,21 @@ START_TEST(test_game_by_the_rules) {
 }
 END_TEST
 
-// Under a clock the engines keep time: no forfeit, and the clocks were charged.
+// Under a clock the engines keep time: no forfeit, and the clocks were charged. White speaks
+// UGI, black UCI; the log shows each dialect's handshake and go.
 START_TEST(test_clock_game) {
     EngineConfig a = engine("a", tabula_bin(), 0, 1000, 0), b = a;
     a.tc_inc_ms = b.tc_inc_ms = 20;
-    GameRecord *rec = play("three", &a, &b, 10000);
+    a.proto = PROTO_UGI;
+    snprintf(b.name, sizeof b.name, "b");
+    static GameSetup s;
+    setup(&s, "three", &a, &b, 10000);
+    char *log;
+    size_t len;
+    s.log = open_memstream(&log, &len);
+    GameRecord *rec = malloc(sizeof *rec);
+    referee_play(&s, rec);
+    fclose(s.log);
     ck_assert_msg(rec->termination == TERM_NORMAL || rec->termination == TERM_ADJUDICATION, "%s",
                   rec->reason);
     ck_assert_int_ge(rec->min_clock_ms[0], 0);
@@ -153,6 +163,13 @@ START_TEST(test_clock_game) {
     for (int i = 0; i < rec->nplies; i++)
         used += rec->ply[i].time_us;
     ck_assert_int_gt(used, 0);
+    ck_assert_msg(strstr(log, " a < ugi\n") && strstr(log, " a > ugiok\n") &&
+                      strstr(log, " a < uginewgame\n") && strstr(log, " a < go p1time "),
+                  "%s", log);
+    ck_assert_msg(strstr(log, " b < uci\n") && strstr(log, " b < ucinewgame\n") &&
+                      strstr(log, " b < go wtime "),
+                  "%s", log);
+    free(log);
     free(rec);
 }
 END_TEST
