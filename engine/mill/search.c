@@ -104,14 +104,17 @@ static uint64_t total_nodes(const Shared *sh) {
     return n;
 }
 
-// The main thread's limit checks, every few thousand nodes.
-static void check_limits(Worker *w) {
+// The main thread's limit checks, every thousand nodes (the test inline, the checks not).
+static void check_limits_now(Worker *w) {
     Shared *sh = w->sh;
-    if (w->id != 0 || (atomic_load_explicit(&w->nodes, memory_order_relaxed) & 1023))
-        return;
     if (tm_hard_stop(&sh->tm, sh->lim, sh->hooks) ||
         (sh->lim->nodes && total_nodes(sh) >= sh->lim->nodes))
         atomic_store(&sh->abort, true);
+}
+
+static inline void check_limits(Worker *w) {
+    if (!(atomic_load_explicit(&w->nodes, memory_order_relaxed) & 1023) && w->id == 0)
+        check_limits_now(w);
 }
 
 // True when the current position repeats one since the last placement or removal.
