@@ -65,7 +65,7 @@ typedef struct Worker {
     int seldepth;
     int root_depth;
     Move killers[MAX_PLY][2];
-    int history[2][NO_POINT + 1][MAX_POINTS];
+    int history[2][1024]; // by side and history_index (origin and destination)
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pvlen[MAX_PLY + 1];
     Move arena[ARENA_MOVES];
@@ -164,6 +164,9 @@ static inline OrderKey order_key(int score, int pos) {
 static inline int key_score(OrderKey k) { return (int)(k >> 16); }
 static inline int key_pos(OrderKey k) { return 65535 - (int)(k & 65535); }
 
+// A move's origin and destination as one index: the low ten bits of the move.
+static inline int history_index(Move m) { return (int)(m & 1023); }
+
 // Score moves [from, n) for ordering: higher first.
 static void score_moves(const Worker *w, const Move *moves, OrderKey *keys, int from, int n,
                         int ply) {
@@ -191,7 +194,7 @@ static void score_moves(const Worker *w, const Move *moves, OrderKey *keys, int 
                 s += (1 << 20) + (threats & BIT(r) ? 1000 : 0) + bits_count(b->adj[r] & empty);
         } else {
             // Blocking an opponent mill, then the killers, then history (selects, no branches).
-            s = w->history[us][move_from(m)][to];
+            s = w->history[us][history_index(m)];
             s = m == killer1 ? (1 << 18) - 1 : s;
             s = m == killer0 ? 1 << 18 : s;
             s = opp_closers & BIT(to) ? 1 << 19 : s;
@@ -281,6 +284,8 @@ static int qsearch(Worker *w, int alpha, int beta, int ply, int qply) {
     Move *moves = w->arena + w->arena_used;
     int64_t *keys = w->keys_arena + w->arena_used;
     int n = movegen_closing(&w->pos, moves);
+    if (n == 0)
+        return stand;
     w->arena_used += n;
     score_moves(w, moves, keys, 0, n, ply);
     int best = stand;
@@ -312,12 +317,12 @@ static void update_quiet(Worker *w, Move m, int depth, int ply, const Move *trie
         w->killers[ply][0] = m;
     }
     int bonus = depth * depth;
-    int *h = &w->history[us][move_from(m)][move_to(m)];
+    int *h = &w->history[us][history_index(m)];
     *h += bonus - *h * bonus / 16384;
     for (int i = 0; i < ntried; i++) {
         if (tried[i] == m)
             continue;
-        int *o = &w->history[us][move_from(tried[i])][move_to(tried[i])];
+        int *o = &w->history[us][history_index(tried[i])];
         *o -= bonus + *o * bonus / 16384;
     }
 }
