@@ -1,4 +1,5 @@
 // Board geometry against RULES.md section 1: point counts and order, ranks, adjacency, mills.
+#include "tests/helpers.h"
 #include "tests/suites.h"
 
 #include "engine/mill/board.h"
@@ -331,6 +332,53 @@ START_TEST(test_mill_helpers) {
 }
 END_TEST
 
+// The table-driven set helpers against their definitions line by line and point by point, on
+// random point sets of every board.
+START_TEST(test_set_helpers) {
+    const Board *b = case_board(&BOARDS[_i]);
+    uint64_t seed = 0x9e3779b97f4a7c15ull + (uint64_t)_i;
+    for (int it = 0; it < 20000; it++) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        Bits men = (Bits)seed & (Bits)(seed >> 32) & b->all; // about a quarter of the points
+        if (it & 1)
+            men = (Bits)seed & b->all;
+        Bits in = 0, closing = 0, near = 0;
+        for (int l = 0; l < b->nlines; l++) {
+            Bits line = b->lines[l], x = men & line;
+            if (x == line)
+                in |= line;
+            if (bits_count(x) == 2)
+                closing |= line & ~x;
+        }
+        for (int p = 0; p < b->npoints; p++)
+            if (men & BIT(p))
+                near |= b->adj[p];
+        EXPECT(board_in_mills(b, men) == in, "in mills of %#x", men);
+        EXPECT(board_has_mill(b, men) == (in != 0), "has mill %#x", men);
+        EXPECT(board_closing_points(b, men) == closing, "closing points of %#x", men);
+        EXPECT(board_neighbours(b, men) == near, "neighbours of %#x", men);
+        for (int k = 0; k < MAX_DEGREE; k++) {
+            uint64_t word = b->kth_neighbour_of[k / 2][0][men & 255] |
+                            b->kth_neighbour_of[k / 2][1][men >> 8 & 255] |
+                            b->kth_neighbour_of[k / 2][2][men >> 16 & 255];
+            Bits kth = (Bits)(word >> 32 * (k % 2));
+            Bits expect = 0;
+            for (int q = 0; q < b->npoints; q++) {
+                Bits a = b->adj[q];
+                for (int j = 0; j < k && a; j++)
+                    a &= a - 1;
+                if (a && men & BIT(bits_lsb(a)))
+                    expect |= BIT(q);
+            }
+            EXPECT(kth == expect && (k < 2 * b->neighbour_words || !expect), "neighbour %d of %#x",
+                   k, men);
+        }
+    }
+}
+END_TEST
+
 START_TEST(test_diagonal_flag) {
     // Boards without diagonal lines ignore the request for them.
     ck_assert_ptr_eq(board_get(BOARD_16, true), board_get(BOARD_16, false));
@@ -360,6 +408,7 @@ Suite *board_suite(void) {
     tcase_add_loop_test(tc, test_lines_at_points, 0, NBOARDS);
     tcase_add_test(tc, test_centre_of_17);
     tcase_add_test(tc, test_mill_helpers);
+    tcase_add_loop_test(tc, test_set_helpers, 0, NBOARDS);
     suite_add_tcase(s, tc);
     return s;
 }

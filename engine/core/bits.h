@@ -8,6 +8,8 @@ typedef uint32_t Bits;
 
 static inline int bits_count(Bits b) { return __builtin_popcount(b); }
 
+static inline int bits_count64(uint64_t b) { return __builtin_popcountll(b); }
+
 static inline int bits_lsb(Bits b) { return __builtin_ctz(b); }
 
 // Remove and return the lowest set point.

@@ -71,6 +71,55 @@ static void add_polylines(Board *b, const char *s) {
     }
 }
 
+// Fill the byte-indexed tables of line slots and neighbour sets.
+static void build_tables(Board *b) {
+    int slot_point[3 * MAX_LINES];
+    for (int i = 0; i < 3 * MAX_LINES; i++)
+        slot_point[i] = NO_POINT;
+    for (int i = 0; i < b->nlines; i++) {
+        Bits l = b->lines[i];
+        for (int s = 0; s < 3; s++) {
+            slot_point[s * MAX_LINES + i] = bits_pop(&l);
+            b->line_slots |= 1ull << (s * MAX_LINES + i);
+        }
+    }
+    int neighbour[MAX_POINTS][MAX_DEGREE], degree = 0;
+    for (int q = 0; q < b->npoints; q++) {
+        int d = 0;
+        for (Bits a = b->adj[q]; a; d++) {
+            assert(d < MAX_DEGREE);
+            neighbour[q][d] = bits_pop(&a);
+        }
+        if (d > degree)
+            degree = d;
+        for (; d < MAX_DEGREE; d++)
+            neighbour[q][d] = NO_POINT;
+    }
+    b->neighbour_words = (degree + 1) / 2;
+    for (int k = 0; k < POINT_BYTES; k++)
+        for (int v = 0; v < 256; v++)
+            for (int j = 0; j < 8; j++) {
+                if (!(v >> j & 1))
+                    continue;
+                int p = 8 * k + j;
+                for (int i = 0; i < 3 * MAX_LINES; i++)
+                    if (slot_point[i] == p)
+                        b->slots_of[k][v] |= 1ull << i;
+                b->neighbours_of[k][v] |= b->adj[p];
+                for (int q = 0; q < b->npoints; q++)
+                    for (int d = 0; d < MAX_DEGREE; d++)
+                        if (neighbour[q][d] == p)
+                            b->kth_neighbour_of[d / 2][k][v] |= 1ull << (q + 32 * (d % 2));
+            }
+    for (int k = 0; k < SLOT_BYTES; k++)
+        for (int v = 0; v < 256; v++)
+            for (int j = 0; j < 8; j++) {
+                int i = 8 * k + j;
+                if (v >> j & 1 && i < 3 * MAX_LINES && slot_point[i] != NO_POINT)
+                    b->points_of[k][v] |= BIT(slot_point[i]);
+            }
+}
+
 static void build(Board *b, BoardKind kind, bool diagonals) {
     const BoardSpec *spec = &SPECS[kind];
     bool cell[MAX_RANKS][MAX_RANKS] = {{false}};
@@ -94,6 +143,7 @@ static void build(Board *b, BoardKind kind, bool diagonals) {
     add_polylines(b, spec->lines);
     if (diagonals)
         add_polylines(b, spec->diagonals);
+    build_tables(b);
 }
 
 static void build_all(void) {

@@ -17,6 +17,17 @@
 #define MAX_LINES_AT 6 // the centre of the 17-point board lies on six mill lines
 #define MAX_RANKS 7
 #define NO_POINT 31
+#define MAX_DEGREE 8 // the centre of the 9-point board with diagonals
+
+// Line slots: all mill lines of a board at once, as one 64-bit set in three fields of
+// MAX_LINES bits. Bit s * MAX_LINES + i stands for the s-th point (s < 3, in point order) of
+// line i. A point set maps to its slots and slots map back to their points by byte-indexed
+// tables, and rotating the fields lines up each line's three points, so that a handful of
+// word operations replace a loop over the lines.
+typedef uint64_t Slots;
+#define SLOTS_ALL ((1ull << 3 * MAX_LINES) - 1)
+#define SLOT_BYTES ((3 * MAX_LINES + 7) / 8)
+#define POINT_BYTES ((MAX_POINTS + 7) / 8)
 
 typedef enum BoardKind { BOARD_24, BOARD_16, BOARD_17, BOARD_9, BOARD_KINDS } BoardKind;
 
@@ -36,6 +47,14 @@ typedef struct Board {
     int rank_points[MAX_RANKS];            // points per rank in the position string, top first
     int polylines;                         // for drawing: pairs of adjacent points
     int seg_from[64], seg_to[64];
+    Slots line_slots;                     // the slots of the board's lines
+    Slots slots_of[POINT_BYTES][256];     // slots of the points in one byte of a point set
+    Bits points_of[SLOT_BYTES][256];      // points of the slots in one byte of a slot set
+    Bits neighbours_of[POINT_BYTES][256]; // points next to a point in one byte of a point set
+    // For k below the largest degree, the points whose k-th neighbour lies in a point set, by
+    // byte of the set, packed two to a word (k = 2w and 2w + 1 in word w).
+    int neighbour_words;
+    uint64_t kth_neighbour_of[MAX_DEGREE / 2][POINT_BYTES][256];
 } Board;
 
 // The generated board of a kind, with or without the diagonal lines.
@@ -44,30 +63,61 @@ const Board *board_get(BoardKind kind, bool diagonals);
 // The point named by the first two characters of s (e.g. "d6"), or -1.
 int board_point(const Board *b, const char *s);
 
-// The men of `men` that stand in a complete mill line (branch-free over all line slots).
+// The line slots of the points in `men`.
+static inline Slots board_slots(const Board *b, Bits men) {
+    Slots s = 0;
+    for (int k = 0; k < POINT_BYTES; k++)
+        s |= b->slots_of[k][men >> 8 * k & 255];
+    return s;
+}
+
+// The points of the line slots in `s`.
+static inline Bits board_slot_points(const Board *b, Slots s) {
+    Bits p = 0;
+    for (int k = 0; k < SLOT_BYTES; k++)
+        p |= b->points_of[k][s >> 8 * k & 255];
+    return p;
+}
+
+// The slots rotated by one field: each line's s-th slot takes the value of its (s + 1)-th.
+static inline Slots slots_next(Slots s) {
+    return (s >> MAX_LINES | s << 2 * MAX_LINES) & SLOTS_ALL;
+}
+
+// The slots of the lines all of whose points have a slot in `s` (every slot of those lines).
+static inline Slots slots_full(Slots s) {
+    Slots n = slots_next(s);
+    return s & n & slots_next(n);
+}
+
+// The slots outside `s` whose line's other two slots are in `s`.
+static inline Slots slots_third(const Board *b, Slots s) {
+    Slots n = slots_next(s);
+    return b->line_slots & ~s & n & slots_next(n);
+}
+
+// The points with at least one neighbour in `men`.
+static inline Bits board_neighbours(const Board *b, Bits men) {
+    Bits n = 0;
+    for (int k = 0; k < POINT_BYTES; k++)
+        n |= b->neighbours_of[k][men >> 8 * k & 255];
+    return n;
+}
+
+// The men of `men` that stand in a complete mill line.
 static inline Bits board_in_mills(const Board *b, Bits men) {
-    Bits in = 0;
-    for (int i = 0; i < MAX_LINES; i++) {
-        Bits line = b->lines[i];
-        in |= line & (0u - (Bits)((men & line) == line && line));
-    }
-    return in;
+    return board_slot_points(b, slots_full(board_slots(b, men)));
 }
 
 // True when `men` holds all three points of some mill line.
-static inline bool board_has_mill(const Board *b, Bits men) { return board_in_mills(b, men) != 0; }
+static inline bool board_has_mill(const Board *b, Bits men) {
+    return slots_full(board_slots(b, men)) != 0;
+}
 
 // The points that would complete a mill line of `men` if a man of theirs stood there: the
-// third point of every line holding exactly two of `men`. Unused line slots are empty and
-// never count, so the loop has a fixed length the compiler can unroll or vectorise.
+// third point of every line holding exactly two of `men`.
 static inline Bits board_closing_points(const Board *b, Bits men) {
-    Bits c = 0;
-    for (int i = 0; i < MAX_LINES; i++) {
-        Bits line = b->lines[i], x = men & line;
-        Bits two = (Bits)((x != line) & ((x & (x - 1)) != 0));
-        c |= line & ~x & (0u - two);
-    }
-    return c;
+    return board_slot_points(b, slots_third(b, board_slots(b, men)));
 }
 
 // The number of mill lines through p that `men` (which holds p) completes.

@@ -16,20 +16,21 @@ static inline bool removals_end(Bits opp, int opp_hand) {
 
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
-// Call visit(ctx, from, destinations, own men without the mover) for each kind of action of
-// the side to move: placements (from = NO_POINT), then the moves of each man on the board.
-#define FOR_EACH_ACTION(p, visit, ctx)                                                             \
+// Call visit(ctx, from, destinations among `targets`, own men without the mover) for each kind
+// of action of the side to move: placements (from = NO_POINT), then the moves of each man on
+// the board.
+#define FOR_EACH_ACTION(p, targets, visit, ctx)                                                    \
     do {                                                                                           \
         const MillRules *r_ = (p)->rules;                                                          \
         const Board *b_ = r_->board;                                                               \
         int us_ = (p)->side;                                                                       \
-        Bits own_ = (p)->men[us_], empty_ = b_->all & ~(own_ | (p)->men[!us_]);                    \
-        if ((p)->hand[us_])                                                                        \
+        Bits own_ = (p)->men[us_], empty_ = b_->all & ~(own_ | (p)->men[!us_]) & (targets);        \
+        if ((p)->hand[us_] && empty_)                                                              \
             visit(ctx, NO_POINT, empty_, own_);                                                    \
         if (!(p)->hand[us_] || r_->variant->lasker) {                                              \
             bool fly_ = r_->flying && !(p)->hand[us_] &&                                           \
                         (r_->variant->fly_always || bits_count(own_) == 3);                        \
-            for (Bits m_ = own_; m_;) {                                                            \
+            for (Bits m_ = fly_ ? own_ : own_ & board_neighbours(b_, empty_); m_;) {               \
                 int f_ = bits_pop(&m_);                                                            \
                 Bits to_ = fly_ ? empty_ : b_->adj[f_] & empty_;                                   \
                 if (to_)                                                                           \
@@ -115,13 +116,17 @@ static ALWAYS_INLINE void list_action(ListCtx *c, int from, Bits dests, Bits bas
     }
 }
 
-// The legal moves, or only those that close a mill (closing_only).
+// The legal moves, or only those that close a mill (closing_only). A move closes a mill only
+// onto a closing point of the men before it (board_closing_points), so when closing only, the
+// other destinations and the men next to none of these points are left out at once.
 static int generate(const Position *p, Move *moves, bool closing_only) {
+    Bits closers = board_closing_points(p->rules->board, p->men[p->side]);
+    if (closing_only && !(closers & ~(p->men[WHITE] | p->men[BLACK])))
+        return 0;
     if (pos_outcome(p) != OUTCOME_NONE)
         return 0;
-    ListCtx c = {p, 0, p->men[!p->side], 0, false, closing_only, moves, 0};
-    c.closers = board_closing_points(p->rules->board, p->men[p->side]);
-    FOR_EACH_ACTION(p, list_action, &c);
+    ListCtx c = {p, closers, p->men[!p->side], 0, false, closing_only, moves, 0};
+    FOR_EACH_ACTION(p, closing_only ? closers : p->rules->board->all, list_action, &c);
     assert(c.n < MAX_MOVES);
     return c.n;
 }
@@ -159,7 +164,7 @@ uint64_t movegen_count(const Position *p) {
     CountCtx c = {p, 0, 0, 0, 0};
     if (!p->rules->variant->mill_wins)
         c.closers = board_closing_points(p->rules->board, p->men[p->side]);
-    FOR_EACH_ACTION(p, count_action, &c);
+    FOR_EACH_ACTION(p, p->rules->board->all, count_action, &c);
     if (c.closing)
         c.closing *= count_removals(p, 1, p->men[!p->side]);
     return c.plain + c.closing + c.multi;

@@ -10,30 +10,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HAND_KEYS 16
-
-static uint64_t point_keys[2][MAX_POINTS];
-static uint64_t hand_keys[2][HAND_KEYS];
-static uint64_t side_key;
+uint64_t pos_point_keys[2][MAX_POINTS];
+uint64_t pos_hand_keys[2][HAND_KEYS];
+uint64_t pos_side_key;
 static pthread_once_t keys_once = PTHREAD_ONCE_INIT;
 
 static void init_keys(void) {
     uint64_t seed = 0x7461627573ull; // fixed, so keys are the same on every run
     for (int c = 0; c < 2; c++)
         for (int p = 0; p < MAX_POINTS; p++)
-            point_keys[c][p] = random_next(&seed);
+            pos_point_keys[c][p] = random_next(&seed);
     for (int c = 0; c < 2; c++)
         for (int h = 0; h < HAND_KEYS; h++)
-            hand_keys[c][h] = random_next(&seed);
-    side_key = random_next(&seed);
+            pos_hand_keys[c][h] = random_next(&seed);
+    pos_side_key = random_next(&seed);
 }
 
 uint64_t pos_compute_key(const Position *p) {
-    uint64_t k = p->side == BLACK ? side_key : 0;
+    uint64_t k = p->side == BLACK ? pos_side_key : 0;
     for (int c = 0; c < 2; c++) {
         for (Bits b = p->men[c]; b;)
-            k ^= point_keys[c][bits_pop(&b)];
-        k ^= hand_keys[c][p->hand[c]];
+            k ^= pos_point_keys[c][bits_pop(&b)];
+        k ^= pos_hand_keys[c][p->hand[c]];
     }
     return k;
 }
@@ -45,62 +43,6 @@ void pos_set_start(Position *p, const MillRules *rules) {
     p->hand[WHITE] = p->hand[BLACK] = rules->variant->men;
     p->fullmove = 1;
     p->key = pos_compute_key(p);
-}
-
-void pos_do_move(Position *p, Move m, Undo *u) {
-    int us = p->side, them = !us;
-    int to = move_to(m), from = move_from(m);
-    uint64_t k = p->key ^ side_key ^ point_keys[us][to];
-    bool irreversible = from == NO_POINT;
-    u->key = p->key;
-    u->quiet_plies = p->quiet_plies;
-    u->fullmove = p->fullmove;
-    p->men[us] |= BIT(to);
-    if (irreversible) {
-        k ^= hand_keys[us][p->hand[us]] ^ hand_keys[us][p->hand[us] - 1];
-        p->hand[us]--;
-    } else {
-        p->men[us] ^= BIT(from);
-        k ^= point_keys[us][from];
-    }
-    for (int i = 0, r; i < MAX_REMOVALS && (r = move_removal(m, i)) >= 0; i++) {
-        p->men[them] ^= BIT(r);
-        k ^= point_keys[them][r];
-        irreversible = true;
-    }
-    p->quiet_plies = irreversible ? 0 : p->quiet_plies + (p->quiet_plies < CLOCK_MAX);
-    p->fullmove += us == BLACK && p->fullmove < CLOCK_MAX;
-    p->side = them;
-    p->key = k;
-}
-
-void pos_undo_move(Position *p, Move m, const Undo *u) {
-    int them = p->side, us = !them;
-    int to = move_to(m), from = move_from(m);
-    for (int i = 0, r; i < MAX_REMOVALS && (r = move_removal(m, i)) >= 0; i++)
-        p->men[them] |= BIT(r);
-    p->men[us] ^= BIT(to);
-    if (from == NO_POINT)
-        p->hand[us]++;
-    else
-        p->men[us] |= BIT(from);
-    p->side = us;
-    p->key = u->key;
-    p->quiet_plies = u->quiet_plies;
-    p->fullmove = u->fullmove;
-}
-
-uint64_t pos_key_after(const Position *p, Move m) {
-    int us = p->side, them = !us;
-    int to = move_to(m), from = move_from(m);
-    uint64_t k = p->key ^ side_key ^ point_keys[us][to];
-    if (from == NO_POINT)
-        k ^= hand_keys[us][p->hand[us]] ^ hand_keys[us][p->hand[us] - 1];
-    else
-        k ^= point_keys[us][from];
-    for (int i = 0, r; i < MAX_REMOVALS && (r = move_removal(m, i)) >= 0; i++)
-        k ^= point_keys[them][r];
-    return k;
 }
 
 // Parse the ranks field into the two sides' men.

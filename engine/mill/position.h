@@ -73,11 +73,70 @@ void pos_get_fen(const Position *p, char *buf, size_t n);
 // The key computed from scratch (equal to p->key while make/unmake are correct).
 uint64_t pos_compute_key(const Position *p);
 
-void pos_do_move(Position *p, Move m, Undo *u);
-void pos_undo_move(Position *p, Move m, const Undo *u);
+// The random keys of men on points, men in hand and black to move (position.c); exposed for
+// the make and unmake below, which are inline because the search spends much of its time in
+// them.
+#define HAND_KEYS 16
+extern uint64_t pos_point_keys[2][MAX_POINTS];
+extern uint64_t pos_hand_keys[2][HAND_KEYS];
+extern uint64_t pos_side_key;
 
 // The key of the position after m, without making it (to prefetch its table entry early).
-uint64_t pos_key_after(const Position *p, Move m);
+static inline uint64_t pos_key_after(const Position *p, Move m) {
+    int us = p->side, them = !us;
+    int to = move_to(m), from = move_from(m);
+    uint64_t k = p->key ^ pos_side_key ^ pos_point_keys[us][to];
+    if (from == NO_POINT)
+        k ^= pos_hand_keys[us][p->hand[us]] ^ pos_hand_keys[us][p->hand[us] - 1];
+    else
+        k ^= pos_point_keys[us][from];
+    for (int i = 0, r; i < MAX_REMOVALS && (r = move_removal(m, i)) >= 0; i++)
+        k ^= pos_point_keys[them][r];
+    return k;
+}
+
+static inline void pos_do_move(Position *p, Move m, Undo *u) {
+    int us = p->side, them = !us;
+    int to = move_to(m), from = move_from(m);
+    uint64_t k = p->key ^ pos_side_key ^ pos_point_keys[us][to];
+    bool irreversible = from == NO_POINT;
+    u->key = p->key;
+    u->quiet_plies = p->quiet_plies;
+    u->fullmove = p->fullmove;
+    p->men[us] |= BIT(to);
+    if (irreversible) {
+        k ^= pos_hand_keys[us][p->hand[us]] ^ pos_hand_keys[us][p->hand[us] - 1];
+        p->hand[us]--;
+    } else {
+        p->men[us] ^= BIT(from);
+        k ^= pos_point_keys[us][from];
+    }
+    for (int i = 0, r; i < MAX_REMOVALS && (r = move_removal(m, i)) >= 0; i++) {
+        p->men[them] ^= BIT(r);
+        k ^= pos_point_keys[them][r];
+        irreversible = true;
+    }
+    p->quiet_plies = irreversible ? 0 : p->quiet_plies + (p->quiet_plies < CLOCK_MAX);
+    p->fullmove += us == BLACK && p->fullmove < CLOCK_MAX;
+    p->side = them;
+    p->key = k;
+}
+
+static inline void pos_undo_move(Position *p, Move m, const Undo *u) {
+    int them = p->side, us = !them;
+    int to = move_to(m), from = move_from(m);
+    for (int i = 0, r; i < MAX_REMOVALS && (r = move_removal(m, i)) >= 0; i++)
+        p->men[them] |= BIT(r);
+    p->men[us] ^= BIT(to);
+    if (from == NO_POINT)
+        p->hand[us]++;
+    else
+        p->men[us] |= BIT(from);
+    p->side = us;
+    p->key = u->key;
+    p->quiet_plies = u->quiet_plies;
+    p->fullmove = u->fullmove;
+}
 
 // Game end by men count, a mill in mill-wins variants, or a full board after placing.
 static inline Outcome pos_outcome(const Position *p) {

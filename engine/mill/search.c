@@ -65,11 +65,11 @@ typedef struct Worker {
     int seldepth;
     int root_depth;
     Move killers[MAX_PLY][2];
-    int history[2][NO_POINT + 1][MAX_POINTS];
+    int history[2][1024]; // by side and history_index (origin and destination)
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pvlen[MAX_PLY + 1];
     Move arena[ARENA_MOVES];
-    int scores[ARENA_MOVES];
+    int64_t keys_arena[ARENA_MOVES]; // move ordering keys (OrderKey)
     int arena_used;
     RootMove *root;
     int nroot, pv_idx;
@@ -104,14 +104,17 @@ static uint64_t total_nodes(const Shared *sh) {
     return n;
 }
 
-// The main thread's limit checks, every few thousand nodes.
-static void check_limits(Worker *w) {
+// The main thread's limit checks, every thousand nodes (the test inline, the checks not).
+static void check_limits_now(Worker *w) {
     Shared *sh = w->sh;
-    if (w->id != 0 || (atomic_load_explicit(&w->nodes, memory_order_relaxed) & 1023))
-        return;
     if (tm_hard_stop(&sh->tm, sh->lim, sh->hooks) ||
         (sh->lim->nodes && total_nodes(sh) >= sh->lim->nodes))
         atomic_store(&sh->abort, true);
+}
+
+static inline void check_limits(Worker *w) {
+    if (!(atomic_load_explicit(&w->nodes, memory_order_relaxed) & 1023) && w->id == 0)
+        check_limits_now(w);
 }
 
 // True when the current position repeats one since the last placement or removal.
@@ -148,8 +151,24 @@ static inline int evaluate(Worker *w) {
     return e->eval;
 }
 
-// Score the moves for ordering: higher first.
-static void score_moves(const Worker *w, const Move *moves, int *scores, int n, Move tt_move,
+// Move ordering keys: the score above the move's place in the list, so that keys are unique
+// and the largest key is the best score, first in the list among equal scores: the move a
+// stable sort puts first. The search takes its moves one at a time by the largest key, so a
+// node that cuts off early orders no more than it searches.
+typedef int64_t OrderKey;
+#define KEY_TAKEN INT64_MIN
+
+static inline OrderKey order_key(int score, int pos) {
+    return (OrderKey)score * 65536 + (65535 - pos);
+}
+static inline int key_score(OrderKey k) { return (int)(k >> 16); }
+static inline int key_pos(OrderKey k) { return 65535 - (int)(k & 65535); }
+
+// A move's origin and destination as one index: the low ten bits of the move.
+static inline int history_index(Move m) { return (int)(m & 1023); }
+
+// Score moves [from, n) for ordering: higher first.
+static void score_moves(const Worker *w, const Move *moves, OrderKey *keys, int from, int n,
                         int ply) {
     const Position *p = &w->pos;
     const Board *b = p->rules->board;
@@ -157,66 +176,54 @@ static void score_moves(const Worker *w, const Move *moves, int *scores, int n, 
     Bits opp = p->men[!us];
     Bits empty = b->all & ~(p->men[us] | opp);
     Bits opp_closers = board_closing_points(b, opp) & empty;
+    Move killer0 = w->killers[ply][0], killer1 = w->killers[ply][1];
     Bits threats = 0; // opponent men on a line with another of theirs and an empty point
     bool have_threats = false;
-    for (int i = 0; i < n; i++) {
+    for (int i = from; i < n; i++) {
         Move m = moves[i];
-        int s;
-        if (m == tt_move) {
-            s = 1 << 30;
-        } else if (move_removal(m, 0) >= 0) {
+        int to = move_to(m), s;
+        if (move_removal(m, 0) >= 0) {
             if (!have_threats) {
-                for (int l = 0; l < b->nlines; l++) {
-                    Bits line = b->lines[l];
-                    if (bits_count(opp & line) == 2 && (empty & line))
-                        threats |= opp & line;
-                }
+                Slots o = board_slots(b, opp), e = board_slots(b, empty);
+                Slots o1 = slots_next(o), e1 = slots_next(e);
+                threats = board_slot_points(b, o & ((o1 & slots_next(e1)) | (e1 & slots_next(o1))));
                 have_threats = true;
             }
             s = 1 << 24;
             for (int k = 0, r; k < MAX_REMOVALS && (r = move_removal(m, k)) >= 0; k++)
                 s += (1 << 20) + (threats & BIT(r) ? 1000 : 0) + bits_count(b->adj[r] & empty);
-        } else if (opp_closers & BIT(move_to(m))) {
-            s = 1 << 19;
-        } else if (m == w->killers[ply][0]) {
-            s = 1 << 18;
-        } else if (m == w->killers[ply][1]) {
-            s = (1 << 18) - 1;
         } else {
-            s = w->history[us][move_from(m)][move_to(m)];
+            // Blocking an opponent mill, then the killers, then history (selects, no branches).
+            s = w->history[us][history_index(m)];
+            s = m == killer1 ? (1 << 18) - 1 : s;
+            s = m == killer0 ? 1 << 18 : s;
+            s = opp_closers & BIT(to) ? 1 << 19 : s;
         }
-        scores[i] = s;
+        keys[i] = order_key(s, i);
     }
 }
 
-// Sort [from, n) by score, best first (insertion sort: the lists are short).
-static void sort_moves(Move *moves, int *scores, int from, int n) {
-    for (int i = from + 1; i < n; i++) {
-        Move m = moves[i];
-        int s = scores[i], j = i;
-        for (; j > from && scores[j - 1] < s; j--) {
-            moves[j] = moves[j - 1];
-            scores[j] = scores[j - 1];
-        }
-        moves[j] = m;
-        scores[j] = s;
-    }
+// Take the move of the largest key out of keys[0, n): return its key.
+static inline OrderKey take_best(OrderKey *keys, int n) {
+    OrderKey best = KEY_TAKEN;
+    for (int k = 0; k < n; k++)
+        best = keys[k] > best ? keys[k] : best;
+    keys[key_pos(best)] = KEY_TAKEN;
+    return best;
 }
 
-#define PICKED_MOVES 1 // picked one by one; the rest is sorted once
-
-// Move the best-scored move of [i, n) to i.
-static inline void pick(Move *moves, int *scores, int i, int n) {
+// Move the best-scored move of [i, n) to i (the first of equal scores, by exchange).
+static inline void pick(Move *moves, OrderKey *keys, int i, int n) {
     int best = i;
     for (int k = i + 1; k < n; k++)
-        if (scores[k] > scores[best])
+        if (key_score(keys[k]) > key_score(keys[best]))
             best = k;
     Move m = moves[i];
     moves[i] = moves[best];
     moves[best] = m;
-    int s = scores[i];
-    scores[i] = scores[best];
-    scores[best] = s;
+    OrderKey s = keys[i];
+    keys[i] = keys[best];
+    keys[best] = s;
 }
 
 #define RFP_MARGIN 70
@@ -275,13 +282,15 @@ static int qsearch(Worker *w, int alpha, int beta, int ply, int qply) {
     if (w->arena_used + MAX_MOVES > ARENA_MOVES)
         return stand;
     Move *moves = w->arena + w->arena_used;
-    int *scores = w->scores + w->arena_used;
+    int64_t *keys = w->keys_arena + w->arena_used;
     int n = movegen_closing(&w->pos, moves);
+    if (n == 0)
+        return stand;
     w->arena_used += n;
-    score_moves(w, moves, scores, n, MOVE_NONE, ply);
+    score_moves(w, moves, keys, 0, n, ply);
     int best = stand;
     for (int i = 0; i < n; i++) {
-        pick(moves, scores, i, n);
+        pick(moves, keys, i, n);
         Undo u;
         make(w, moves[i], &u);
         int score = -qsearch(w, -beta, -alpha, ply + 1, qply + 1);
@@ -308,12 +317,12 @@ static void update_quiet(Worker *w, Move m, int depth, int ply, const Move *trie
         w->killers[ply][0] = m;
     }
     int bonus = depth * depth;
-    int *h = &w->history[us][move_from(m)][move_to(m)];
+    int *h = &w->history[us][history_index(m)];
     *h += bonus - *h * bonus / 16384;
     for (int i = 0; i < ntried; i++) {
         if (tried[i] == m)
             continue;
-        int *o = &w->history[us][move_from(tried[i])][move_to(tried[i])];
+        int *o = &w->history[us][history_index(tried[i])];
         *o -= bonus + *o * bonus / 16384;
     }
 }
@@ -362,25 +371,37 @@ static int search(Worker *w, int alpha, int beta, int depth, int ply, bool pv_no
     if (w->arena_used + MAX_MOVES > ARENA_MOVES)
         return eval_position(&w->pos);
     Move *moves = w->arena + w->arena_used;
-    int *scores = w->scores + w->arena_used;
+    int64_t *keys = w->keys_arena + w->arena_used;
     int n = movegen_legal(&w->pos, moves);
     if (n == 0)
         return -(SCORE_MATE - ply);
     w->arena_used += n;
-    // The hash move goes first; the others are scored only if it does not cut off.
+    // The hash move goes first; the others are scored only if it does not cut off. Without
+    // one, the best-scored move goes first by exchange with the first in the list, which takes
+    // its place in the order of the rest.
     int first = 0;
     if (tt_move) {
         for (int i = 0; i < n; i++)
             if (moves[i] == tt_move) {
                 moves[i] = moves[0];
                 moves[0] = tt_move;
-                scores[0] = 1 << 30;
                 first = 1;
                 break;
             }
     }
-    if (!first)
-        score_moves(w, moves, scores, n, MOVE_NONE, ply);
+    OrderKey cur = order_key(1 << 30, 0), ahead = 0;
+    if (!first) {
+        score_moves(w, moves, keys, 0, n, ply);
+        OrderKey k = take_best(keys, n);
+        int b = key_pos(k);
+        Move m = moves[0];
+        moves[0] = moves[b];
+        moves[b] = m;
+        if (b)
+            keys[b] = order_key(key_score(keys[0]), b);
+        cur = order_key(key_score(k), 0);
+    }
+    keys[0] = KEY_TAKEN;
 
     int best = -SCORE_INFINITE, alpha0 = alpha;
     Move best_move = MOVE_NONE;
@@ -388,20 +409,22 @@ static int search(Worker *w, int alpha, int beta, int depth, int ply, bool pv_no
     int nquiets = 0;
     for (int i = 0; i < n; i++) {
         if (i == 1 && first)
-            score_moves(w, moves + 1, scores + 1, n - 1, MOVE_NONE, ply);
-        if (i >= first && i < PICKED_MOVES)
-            pick(moves, scores, i, n);
-        else if (i == PICKED_MOVES && i >= first)
-            sort_moves(moves, scores, i, n);
-        // The order from here on is final: fetch the next child's table entry early.
-        if (i + 1 < n && i + 1 > PICKED_MOVES)
-            tt_prefetch(w->sh->tt, pos_key_after(&w->pos, moves[i + 1]));
-        Move m = moves[i];
-        bool quiet = scores[i] < (1 << 18) && move_removal(m, 0) < 0;
-        // Late move pruning: near the leaves, quiet moves far down the list are skipped.
+            score_moves(w, moves, keys, 1, n, ply);
+        if (i > 0)
+            cur = i == 1 ? take_best(keys, n) : ahead;
+        // From the second move on, fetch the next child's table entry early.
+        if (i > 0 && i + 1 < n) {
+            ahead = take_best(keys, n);
+            tt_prefetch(w->sh->tt, pos_key_after(&w->pos, moves[key_pos(ahead)]));
+        }
+        Move m = moves[key_pos(cur)];
+        bool quiet = key_score(cur) < (1 << 18) && move_removal(m, 0) < 0;
+        // Late move pruning: near the leaves, quiet moves far down the list are skipped. The
+        // moves after a quiet one score lower, so are quiet too (removals score higher) and
+        // are all skipped: stop here.
         if (sp->late_move_pruning && !pv_node && quiet && depth <= 3 && best > -SCORE_MATE_IN_MAX &&
             i >= 3 + depth * depth * 2)
-            continue;
+            break;
         Undo u;
         make(w, m, &u);
         int score;
