@@ -29,7 +29,7 @@ EDIT_LIBS    = $(shell pkg-config --libs libedit)
 CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS   = $(shell pkg-config --libs check)
 
-ENGINE_SRC := $(wildcard engine/core/*.c engine/mill/*.c)
+ENGINE_SRC := $(wildcard engine/core/*.c engine/mill/*.c engine/backgammon/*.c)
 PROTO_SRC  := $(filter-out protocol/main.c,$(wildcard protocol/*.c))
 BENCH_SRC  := bench/bench.c bench/stats.c bench/engine_proc.c bench/referee.c bench/opening.c \
               bench/json.c bench/match.c

@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 void info_format(const SearchReport *r, bool show_wdl, char *buf, size_t n) {
-    char score[48], wdl[48] = "";
+    char score[48], wdl[112] = "";
     int len;
     if (r->score >= SCORE_MATE_IN_MAX || r->score <= -SCORE_MATE_IN_MAX)
         len = snprintf(score, sizeof score, "mate %d", score_mate_moves(r->score));
@@ -14,6 +14,9 @@ void info_format(const SearchReport *r, bool show_wdl, char *buf, size_t n) {
                  r->lowerbound ? "lowerbound" : "upperbound");
     if (show_wdl)
         snprintf(wdl, sizeof wdl, " wdl %d %d %d", r->wdl[0], r->wdl[1], r->wdl[2]);
+    if (r->has_probs)
+        snprintf(wdl, sizeof wdl, " probs %.4f %.4f %.4f %.4f %.4f equity %.4f", r->probs[0],
+                 r->probs[1], r->probs[2], r->probs[3], r->probs[4], r->equity);
     int64_t ms = r->time_ms > 0 ? r->time_ms : 0;
     unsigned long long nps = (unsigned long long)(r->nodes * 1000 / (uint64_t)(ms > 1 ? ms : 1));
     snprintf(buf, n,

@@ -12,7 +12,8 @@
 
 // Format one iteration's report as an info line (without the newline):
 // info depth <d> seldepth <s> multipv <k> score cp <x>|mate <n> [lowerbound|upperbound]
-// [wdl <w> <d> <l>] nodes <n> nps <n> hashfull <h> time <ms> pv <moves>
+// [wdl <w> <d> <l> | probs <w> <wg> <wbg> <lg> <lbg> equity <e>] nodes <n> nps <n> hashfull <h>
+// time <ms> pv <moves>
 void info_format(const SearchReport *r, bool show_wdl, char *buf, size_t n);
 
 // Format the final answer: bestmove <m> [ponder <m>], the ponder move only when with_ponder

@@ -9,6 +9,7 @@
 #include "engine/core/parse.h"
 
 #include "bench/bench.h"
+#include "engine/backgammon/game.h"
 #include "engine/core/clock.h"
 #include "engine/mill/game.h"
 #include "protocol/info.h"
@@ -21,7 +22,7 @@
 #include <string.h>
 #include <strings.h>
 
-#define BOARD_TEXT_MAX 1024
+#define BOARD_TEXT_MAX 2048
 #define EVAL_TEXT_MAX 4096
 #define TIME_MAX 1000000000000LL   // ms; thirty years, far from any overflow
 #define COUNT_MAX 1000000          // depth, mate, movestogo
@@ -580,6 +581,37 @@ static void cmd_ponderhit(Uci *u, const Tokens *t) {
 // ---------------------------------------------------------------------------------------------
 // Handshakes, options, positions
 
+// The game families, the first the default; UCI_Variant picks the family whose variant it is.
+static const GameFamily *const FAMILIES[] = {&MILL_FAMILY, &BG_FAMILY};
+#define NFAMILIES (int)(sizeof FAMILIES / sizeof FAMILIES[0])
+
+// The family that has variant id, NULL when none has.
+static const GameFamily *family_of(const char *id) {
+    for (int k = 0; k < NFAMILIES; k++)
+        for (int i = 0; FAMILIES[k]->variant_id(i); i++)
+            if (!strcmp(id, FAMILIES[k]->variant_id(i)))
+                return FAMILIES[k];
+    return NULL;
+}
+
+// Switch to the family of variant id on a new game (same Hash size); the old game stays when
+// that fails.
+static bool switch_family(Uci *u, const GameFamily *f, const char *id, Error *err) {
+    Game *g = f->create(id);
+    if (!g)
+        return error_set(err, "cannot create a %s game", f->name);
+    if (!f->set_hash(g, u->options[UCI_HASH], err)) {
+        f->destroy(g);
+        return false;
+    }
+    pthread_mutex_lock(&u->game_lock);
+    u->family->destroy(u->game);
+    u->family = f;
+    u->game = g;
+    pthread_mutex_unlock(&u->game_lock);
+    return true;
+}
+
 // The handshake of either dialect: identity, the options with their current values, and the
 // dialect's ok; the dialect is kept for the bestmove lines that follow.
 static void handshake(Uci *u, bool ugi) {
@@ -591,8 +623,10 @@ static void handshake(Uci *u, bool ugi) {
     pthread_mutex_lock(&u->game_lock);
     int len = snprintf(line, sizeof line, "option name UCI_Variant type combo default %s",
                        f->variant(u->game));
-    for (int i = 0; f->variant_id(i); i++)
-        len += snprintf(line + len, sizeof line - (size_t)len, " var %s", f->variant_id(i));
+    for (int k = 0; k < NFAMILIES; k++)
+        for (int i = 0; FAMILIES[k]->variant_id(i); i++)
+            len += snprintf(line + len, sizeof line - (size_t)len, " var %s",
+                            FAMILIES[k]->variant_id(i));
     output_line(u->out, "%s", line);
     for (int i = 0; i < f->noptions; i++) {
         const GameOption *o = &f->options[i];
@@ -670,7 +704,13 @@ static void cmd_setoption(Uci *u, const Tokens *t) {
     } else if (!strcasecmp(name, "UCI_Variant")) {
         for (char *c = value; *c; c++)
             *c = (char)tolower((unsigned char)*c);
-        if (!u->family->set_variant(u->game, value, &err))
+        const GameFamily *f = family_of(value);
+        if (f && f != u->family) {
+            if (!switch_family(u, f, value, &err))
+                error_reply(u, err.msg);
+            else
+                record_clear(&u->record);
+        } else if (!u->family->set_variant(u->game, value, &err))
             error_reply(u, err.msg);
         else
             record_clear(&u->record);
@@ -709,9 +749,11 @@ static void cmd_position(Uci *u, const Tokens *t) {
             error_reply(u, msg);
             return;
         }
-    } else if (t->n >= 2 && !strcmp(t->v[1], "fen")) {
+    } else if (t->n >= 2 && (!strcmp(t->v[1], "fen") || !strcmp(t->v[1], "gnubgid") ||
+                             !strcmp(t->v[1], "xgid"))) {
         if (fen_end == 2) {
-            error_reply(u, "position fen needs a position string");
+            snprintf(msg, sizeof msg, "position %s needs a position string", t->v[1]);
+            error_reply(u, msg);
             return;
         }
         fen = join(t, 2, fen_end);
@@ -720,12 +762,13 @@ static void cmd_position(Uci *u, const Tokens *t) {
             return;
         }
     } else {
-        error_reply(u, "usage: position startpos|fen <string> [moves <m1> ...]");
+        error_reply(u, "usage: position startpos|fen <string>|gnubgid <id>|xgid <XGID> [moves "
+                       "<m1> ...]");
         return;
     }
     Error err;
     bool ok = true;
-    if (fen && sanmill_detect(fen)) {
+    if (fen && u->family == &MILL_FAMILY && sanmill_detect(fen)) {
         const char *variant = u->family->variant(u->game);
         if (!sanmill_variant_ok(variant))
             ok = error_set(&err,
@@ -983,8 +1026,10 @@ static const Command COMMANDS[] = {
      "the same as ucinewgame"},
     {"new",        cmd_ucinewgame, true,  "new",
      "the same as ucinewgame"},
-    {"position",   cmd_position,   true,  "position startpos|fen <string> [moves <m1> ...]",
-     "set the position (a tabula or a Sanmill position string), then play the moves"},
+    {"position",   cmd_position,   true,
+     "position startpos|fen <string>|gnubgid <id>|xgid <XGID> [moves <m1> ...]",
+     "set the position (mill: a tabula or a Sanmill string; backgammon: a gnubg "
+     "PositionID:MatchID or an XGID), then play the moves"},
     {"move",       cmd_move,       true,  "move <m>",
      "play one legal move on the current position"},
     {"undo",       cmd_undo,       true,  "undo",

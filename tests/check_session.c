@@ -605,7 +605,7 @@ static const Hostile HOSTILE[] = {
     ERR("setoption name Repetition"),
     // Wrong variant ids.
     ERR("setoption name UCI_Variant value chess"),
-    ERR("setoption name UCI_Variant value backgammon"),
+    ERR("setoption name UCI_Variant value backgammonx"),
     ERR("setoption name UCI_Variant value nine extra"),
     ERR("setoption name UCI_Variant value"),
     ERR("setoption name UCI_Variant value ninemen"),

@@ -17,5 +17,7 @@ Suite *stats_suite(void);
 Suite *referee_suite(void);
 Suite *match_suite(void);
 Suite *solve_suite(void);
+Suite *backgammon_suite(void);
+Suite *bgformats_suite(void);
 
 #endif

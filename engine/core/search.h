@@ -48,6 +48,11 @@ typedef struct SearchReport {
     int64_t time_ms;
     int hashfull;         // per mille
     char pv[PV_TEXT_MAX]; // moves separated by spaces
+    // Backgammon: the cubeless probabilities (win, win gammon, win backgammon, lose gammon,
+    // lose backgammon) and the equity, for the side to move.
+    bool has_probs;
+    double probs[5];
+    double equity;
 } SearchReport;
 
 typedef struct SearchHooks {
