@@ -8,9 +8,10 @@ static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0
 
 // Base64 of n bytes without padding.
 static void b64_encode(const uint8_t *in, int n, char *out) {
-    int bits = 0, acc = 0, k = 0;
+    int bits = 0, k = 0;
+    uint32_t acc = 0; // only the low 14 bits matter: at most 6 pending bits plus a byte
     for (int i = 0; i < n; i++) {
-        acc = (acc << 8) | in[i];
+        acc = ((acc << 8) | in[i]) & 0x3FFF;
         bits += 8;
         while (bits >= 6) {
             out[k++] = B64[(acc >> (bits - 6)) & 63];

@@ -63,8 +63,7 @@ uint64_t bg_perft(const BgPosition *p, int depth,
                 uint64_t c = rolled(&pf, &p->b, p->turn, d1, d2, depth);
                 total += c;
                 if (fn) {
-                    char roll[4];
-                    snprintf(roll, sizeof roll, "%d%d", d1, d2);
+                    char roll[3] = {(char)('0' + d1), (char)('0' + d2), '\0'};
                     fn(ctx, roll, c);
                 }
             }
