@@ -17,5 +17,6 @@ Suite *stats_suite(void);
 Suite *referee_suite(void);
 Suite *match_suite(void);
 Suite *solve_suite(void);
+Suite *tb_suite(void);
 
 #endif
