@@ -11,13 +11,15 @@
 # counts, for the engine with the database: its results with the winning side (all should be
 # wins), with the losing side, and in the drawn positions (no loss allowed).
 #
-# Settings by environment: VARIANT (nine), N (100), ND (50), MINPLIES (5), ST (0.1 s a move),
+# Settings by environment: VARIANT (nine), MEN (the classes, 3-3,4-3), N (100), ND (50; 0 for
+# none), MINPLIES (5), ST (0.1 s a move),
 # CONCURRENCY (2), SEED (1), OUT (build/tbconvert). A move may overrun ST by a second (a loaded
 # machine) before it forfeits.
 set -e
 BIN=${1:-./tabula}
 DB=${2:-nine-men4.tdb}
 VARIANT=${VARIANT:-nine}
+MEN=${MEN:-3-3,4-3}
 N=${N:-100}
 ND=${ND:-50}
 MINPLIES=${MINPLIES:-5}
@@ -29,15 +31,20 @@ PICK=${PICK:-build/tbpick}
 
 [ -f "$DB" ] || { echo "tbconvert: no database $DB (tabula solve $VARIANT --men 4)" >&2; exit 2; }
 [ -x "$PICK" ] || { echo "tbconvert: $PICK missing (make tools)" >&2; exit 2; }
+rm -f "$OUT"/won.* "$OUT"/drawn.*
 mkdir -p "$OUT"
 case $DB in /*) ABSDB=$DB ;; *) ABSDB=$(pwd)/$DB ;; esac
 
-"$PICK" "$DB" --men 3-3,4-3 --value won --min-plies "$MINPLIES" --count "$N" --seed "$SEED" \
+"$PICK" "$DB" --men "$MEN" --value won --min-plies "$MINPLIES" --count "$N" --seed "$SEED" \
     --out "$OUT/won.txt" --key "$OUT/won.key"
-"$PICK" "$DB" --men 3-3,4-3 --value drawn --count "$ND" --seed "$SEED" \
-    --out "$OUT/drawn.txt" --key "$OUT/drawn.key"
+sets=won
+if [ "$ND" -gt 0 ]; then
+    "$PICK" "$DB" --men "$MEN" --value drawn --count "$ND" --seed "$SEED" \
+        --out "$OUT/drawn.txt" --key "$OUT/drawn.key"
+    sets="won drawn"
+fi
 
-for set in won drawn; do
+for set in $sets; do
     count=$N
     [ $set = drawn ] && count=$ND
     echo "== $set: $count positions, $((2 * count)) games, st=$ST" >&2
@@ -49,14 +56,17 @@ for set in won drawn; do
 done
 
 python3 - "$OUT" <<'EOF'
-import json, sys
+import json, os, sys
 out = sys.argv[1]
 def load(name):
     keys = [line.split() for line in open(f"{out}/{name}.key")]
     games = json.load(open(f"{out}/{name}.json"))["games"]
     return keys, games
 def tally(name):
-    keys, games = load(name)
+    try:
+        keys, games = load(name)
+    except FileNotFoundError:
+        return None, None, None, []
     holding = {"win": 0, "draw": 0, "loss": 0}   # the engine with the database holds the win
     defending = {"win": 0, "draw": 0, "loss": 0} # it holds the lost side
     drawn = {"win": 0, "draw": 0, "loss": 0}
@@ -76,14 +86,15 @@ def tally(name):
             defending[res] += 1
     return holding, defending, drawn, plies
 h, d, _, plies = tally("won")
-_, _, dr, _ = tally("drawn")
+_, _, dr, _ = tally("drawn") if os.path.exists(f"{out}/drawn.key") else (0, 0, None, 0)
 fmt = lambda c: f"+{c['win']} ={c['draw']} -{c['loss']}"
 n = sum(h.values())
 print(f"won positions, tb holding the win:  {fmt(h)}  (converted {h['win']}/{n})")
 if plies:
     exact = sum(1 for p, dd in plies if p <= dd)
     print(f"  plies to the end: {sum(p for p, _ in plies)} in all against {sum(dd for _, dd in plies)} "
-          f"by the database; {exact} of {len(plies)} games in exactly the database's distance or less")
+          f"by the database; {exact} of {len(plies)} games ended within the database's distance")
 print(f"won positions, tb on the lost side: {fmt(d)}")
-print(f"drawn positions, tb either side:    {fmt(dr)}  (lost {dr['loss']})")
+if dr:
+    print(f"drawn positions, tb either side:    {fmt(dr)}  (lost {dr['loss']})")
 EOF

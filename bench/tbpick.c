@@ -113,7 +113,10 @@ int main(int argc, char **argv) {
             pos_get_fen(&p, fen, sizeof fen);
             int winner = v == SOLVE_WIN ? p.side : !p.side;
             fprintf(fo, "%s\n", fen);
-            fprintf(fk, "%s %d\n", v == SOLVE_DRAW ? "draw" : winner == WHITE ? "white" : "black",
+            fprintf(fk, "%s %d\n",
+                    v == SOLVE_DRAW   ? "draw"
+                    : winner == WHITE ? "white"
+                                      : "black",
                     v == SOLVE_DRAW ? 0 : d);
             break;
         }

@@ -61,8 +61,7 @@ static bool add_directory(Tablebase *tb, const char *dir, Error *err) {
             continue;
         if (count == TB_MAX_FILES)
             ok = error_set(err, "more than %d database files in %s", TB_MAX_FILES, dir);
-        else if (!(names[count++] = strdup(e->d_name)))
-            {
+        else if (!(names[count++] = strdup(e->d_name))) {
             ok = error_set(err, "out of memory");
             count--;
         }
