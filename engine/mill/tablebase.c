@@ -15,7 +15,7 @@
 struct Tablebase {
     int n;
     SolveDb *db[TB_MAX_FILES];
-    char name[TB_MAX_FILES][64]; // the file names, for tb_describe
+    char name[TB_MAX_FILES][64]; // the file names, for messages
 };
 
 void tb_close(Tablebase *tb) {
@@ -97,22 +97,6 @@ Tablebase *tb_open(const char *path, Error *err) {
         return NULL;
     }
     return tb;
-}
-
-int tb_files(const Tablebase *tb) { return tb ? tb->n : 0; }
-
-void tb_describe(const Tablebase *tb, char *buf, size_t n) {
-    size_t len = (size_t)snprintf(buf, n, "%d database file%s", tb->n, tb->n == 1 ? "" : "s");
-    for (int i = 0; i < tb->n && len < n; i++) {
-        const MillRules *r = solve_rules(tb->db[i]);
-        int men = solve_max_men(tb->db[i]);
-        if (men)
-            len += (size_t)snprintf(buf + len, n - len, "%s %s (%s, moving phase, 3 to %d men)",
-                                    i ? "," : ":", tb->name[i], r->variant->id, men);
-        else
-            len += (size_t)snprintf(buf + len, n - len, "%s %s (%s, whole game)", i ? "," : ":",
-                                    tb->name[i], r->variant->id);
-    }
 }
 
 // Whether db can hold p: its rules, and for a moving-phase database the men.

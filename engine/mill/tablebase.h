@@ -21,11 +21,6 @@ Tablebase *tb_open(const char *path, Error *err);
 
 void tb_close(Tablebase *tb);
 
-// The number of database files loaded and a one-line description ("2 files: nine-men5.tdb
-// (nine, moving phase, 3-5 men), ...").
-int tb_files(const Tablebase *tb);
-void tb_describe(const Tablebase *tb, char *buf, size_t n);
-
 // Value (SOLVE_WIN, SOLVE_DRAW, SOLVE_LOSS for the side to move) and distance in plies of p,
 // from the first database holding it; false when none does.
 bool tb_probe(const Tablebase *tb, const Position *p, int *value, int *distance);
