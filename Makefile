@@ -42,10 +42,10 @@ DEBUG_BIN_OBJ := $(patsubst %.c,$(TESTDIR)/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(BENC
 # The depth of the bench that `make check` compares between the release and the test build.
 CHECK_BENCH_DEPTH := 5
 
-# Bench tools with their own main(): self-play matches and evaluation tuning.
+# Bench tools with their own main(): self-play matches, evaluation tuning, endgame positions.
 TOOL_OBJ := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) bench/play.c bench/stats.c bench/opening.c)
 
-.PHONY: all check run bench selfmatch features tools pgo deps prompt-deps prompt-test fuzz-deps fuzz install clean \
+.PHONY: all check run bench selfmatch features tools tbconvert pgo deps prompt-deps prompt-test fuzz-deps fuzz install clean \
 	format format-check
 
 all: $(BIN)
@@ -174,13 +174,20 @@ selfmatch: $(BIN)
 features: $(BIN)
 	sh bench/features.sh ./$(BIN)
 
-tools: build/selfplay build/tune
+tools: build/selfplay build/tune build/tbpick
 
 build/selfplay: $(TOOL_OBJ) build/release/bench/selfplay.o
 	$(CC) $(BASE) $(RELEASE_FLAGS) -o $@ $^ -lm
 
 build/tune: $(TOOL_OBJ) build/release/bench/tune.o
 	$(CC) $(BASE) $(RELEASE_FLAGS) -o $@ $^ -lm
+
+build/tbpick: $(TOOL_OBJ) build/release/bench/tbpick.o
+	$(CC) $(BASE) $(RELEASE_FLAGS) -o $@ $^ -lm
+
+# Endgame databases against the plain engine (bench/tbconvert.sh; TB=the database file).
+tbconvert: $(BIN) build/tbpick
+	sh bench/tbconvert.sh ./$(BIN) $(TB)
 
 # Profile-guided build: train on perft, then rebuild with the profile.
 pgo: | deps

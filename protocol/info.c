@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 void info_format(const SearchReport *r, bool show_wdl, char *buf, size_t n) {
-    char score[48], wdl[112] = "";
+    char score[48], wdl[112] = "", tbhits[32] = "";
     int len;
     if (r->score >= SCORE_MATE_IN_MAX || r->score <= -SCORE_MATE_IN_MAX)
         len = snprintf(score, sizeof score, "mate %d", score_mate_moves(r->score));
@@ -17,13 +17,15 @@ void info_format(const SearchReport *r, bool show_wdl, char *buf, size_t n) {
     if (r->has_probs)
         snprintf(wdl, sizeof wdl, " probs %.4f %.4f %.4f %.4f %.4f equity %.4f", r->probs[0],
                  r->probs[1], r->probs[2], r->probs[3], r->probs[4], r->equity);
+    if (r->tbhits)
+        snprintf(tbhits, sizeof tbhits, " tbhits %llu", (unsigned long long)r->tbhits);
     int64_t ms = r->time_ms > 0 ? r->time_ms : 0;
     unsigned long long nps = (unsigned long long)(r->nodes * 1000 / (uint64_t)(ms > 1 ? ms : 1));
     snprintf(buf, n,
-             "info depth %d seldepth %d multipv %d score %s%s nodes %llu nps %llu hashfull %d "
+             "info depth %d seldepth %d multipv %d score %s%s nodes %llu nps %llu%s hashfull %d "
              "time %lld%s%s",
              r->depth, r->seldepth, r->multipv, score, wdl, (unsigned long long)r->nodes, nps,
-             r->hashfull, (long long)ms, r->pv[0] ? " pv " : "", r->pv);
+             tbhits, r->hashfull, (long long)ms, r->pv[0] ? " pv " : "", r->pv);
 }
 
 void info_bestmove(const SearchResult *res, bool with_ponder, char *buf, size_t n) {

@@ -37,13 +37,17 @@ static const char USAGE[] =
                              "        play engines against each other, refereed by tabula's "
                              "rules;\n"
                              "        'tabula match --help' lists the options\n"
-                             "  solve VARIANT [--out FILE] [--threads N]\n"
+                             "  solve VARIANT [--men M] [--out FILE] [--threads N]\n"
                              "        solve a variant of the 9-, 16- or 17-point board by "
                              "retrograde analysis into\n"
                              "        FILE (default VARIANT.tdb; an unfinished FILE is resumed) "
                              "with N threads\n"
                              "        (default all), then print the value of the start and "
-                             "statistics\n"
+                             "statistics;\n"
+                             "        with --men M, the endgame database of a 24-point variant: "
+                             "every position\n"
+                             "        with no men in hand and 3 to M men a side (default FILE "
+                             "VARIANT-menM.tdb)\n"
                              "  --help, -h       this text\n"
                              "  --version        the version\n";
 
@@ -137,13 +141,30 @@ static const char *value_word(int value) {
     return value == SOLVE_WIN ? "win" : value == SOLVE_LOSS ? "loss" : "draw";
 }
 
+// One line per sub-database of the moving phase: men, size, values, longest win, time.
+static void print_sub_stats(const SolveDb *db) {
+    printf("%-5s %12s %12s %12s %12s %12s %8s %8s %9s %8s\n", "men", "raw index", "stored", "wins",
+           "draws", "losses", "win max", "loss max", "MB", "seconds");
+    SolveSubStats s;
+    for (int i = 0; solve_sub_stats(db, i, &s); i++)
+        printf("%d-%-3d %12llu %12llu %12llu %12llu %12llu %8d %8d %9.1f %8.1f\n", s.a, s.b,
+               (unsigned long long)s.raw, (unsigned long long)s.positions,
+               (unsigned long long)s.wins, (unsigned long long)s.draws,
+               (unsigned long long)s.losses, s.longest_win, s.longest_loss,
+               (double)s.bytes / (1 << 20), s.seconds);
+    printf("(a-b: the side to move has a men, the other b; the seconds are those of the group "
+           "a-b with b-a)\n");
+}
+
 // tabula solve: build a variant's database and report what it says.
 static int run_solve(int argc, char **argv) {
     const char *variant = NULL, *out = NULL;
-    int threads = 0;
+    int threads = 0, men = 0;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--out") && i + 1 < argc)
             out = argv[++i];
+        else if (!strcmp(argv[i], "--men") && i + 1 < argc && (men = atoi(argv[++i])) > 0)
+            continue;
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc && (threads = atoi(argv[++i])) > 0)
             continue;
         else if (argv[i][0] != '-' && !variant)
@@ -158,19 +179,23 @@ static int run_solve(int argc, char **argv) {
         fprintf(stderr, "tabula solve: %s\n%s",
                 variant ? "unknown variant"
                         : "which variant? (three, nine-holes, tapatan, "
-                          "achi, five, six, seven)",
+                          "achi, five, six, seven; nine, twelve, eleven, morabaraba, lasker "
+                          "with --men)",
                 variant ? "" : USAGE);
         return 2;
     }
     char path[4096];
-    snprintf(path, sizeof path, "%s", out ? out : v->id);
-    if (!out)
-        strncat(path, ".tdb", sizeof path - strlen(path) - 1);
+    if (out)
+        snprintf(path, sizeof path, "%s", out);
+    else if (men)
+        snprintf(path, sizeof path, "%s-men%d.tdb", v->id, men);
+    else
+        snprintf(path, sizeof path, "%s.tdb", v->id);
     MillRules rules;
     rules_init(&rules, v);
     Error err;
     SolveTicker ticker = {isatty(STDERR_FILENO), -1e9};
-    SolveOptions opt = {path, threads, false, print_solve_progress, &ticker};
+    SolveOptions opt = {path, threads, false, print_solve_progress, &ticker, men};
     int64_t t0 = clock_now_us();
     SolveDb *db = solve_build(&rules, &opt, &err);
     double secs = (double)(clock_now_us() - t0) / 1e6;
@@ -191,6 +216,11 @@ static int run_solve(int argc, char **argv) {
            (unsigned long long)st.losses);
     if (st.longest_win >= 0)
         printf("longest win: %d plies, from %s\n", st.longest_win, st.longest_fen);
+    if (men) {
+        print_sub_stats(db);
+        solve_free(db);
+        return 0;
+    }
     if (st.start_value == SOLVE_DRAW)
         printf("start: draw\n");
     else

@@ -135,6 +135,8 @@ static void offer_moves_after(Prompt *p, Words *w, const char *word, const char 
     pthread_mutex_lock(&p->u->game_lock);
     for (int i = 0; i < f->noptions; i++) {
         char value[64];
+        if (f->options[i].type == OPTION_STRING)
+            continue; // a path to load (TablebasePath): no bearing on the legal moves
         f->get_option(p->u->game, f->options[i].name, value, sizeof value);
         f->set_option(p->scratch, f->options[i].name, value, &err);
     }

@@ -24,6 +24,7 @@
 
 #define BOARD_TEXT_MAX 2048
 #define EVAL_TEXT_MAX 4096
+#define ANALYZE_TEXT_MAX 65536
 #define TIME_MAX 1000000000000LL   // ms; thirty years, far from any overflow
 #define COUNT_MAX 1000000          // depth, mate, movestogo
 #define PLAY_MOVETIME_DEFAULT 1000 // ms
@@ -616,7 +617,7 @@ static bool switch_family(Uci *u, const GameFamily *f, const char *id, Error *er
 // dialect's ok; the dialect is kept for the bestmove lines that follow.
 static void handshake(Uci *u, bool ugi) {
     const GameFamily *f = u->family;
-    char line[1024], value[64];
+    char line[1024], value[1024];
     u->ugi = ugi;
     output_line(u->out, "id name tabula %s", TABULA_VERSION);
     output_line(u->out, "id author the tabula developers");
@@ -633,6 +634,9 @@ static void handshake(Uci *u, bool ugi) {
         f->get_option(u->game, o->name, value, sizeof value);
         if (o->type == OPTION_CHECK)
             output_line(u->out, "option name %s type check default %s", o->name, value);
+        else if (o->type == OPTION_STRING)
+            output_line(u->out, "option name %s type string default %s", o->name,
+                        value[0] ? value : "<empty>");
         else
             output_line(u->out, "option name %s type spin default %s min %d max %d", o->name, value,
                         o->min, o->max);
@@ -965,6 +969,16 @@ static void cmd_moves(Uci *u, const Tokens *t) {
     free(list);
 }
 
+// Print text one reply line per line.
+static void output_lines(Uci *u, char *text) {
+    for (char *line = text, *next; *line; line = next) {
+        next = line + strcspn(line, "\n");
+        if (*next)
+            *next++ = '\0';
+        output_line(u->out, "%s", line);
+    }
+}
+
 // eval: the family's evaluation text, one reply line per line.
 static void cmd_eval(Uci *u, const Tokens *t) {
     (void)t;
@@ -972,12 +986,29 @@ static void cmd_eval(Uci *u, const Tokens *t) {
     pthread_mutex_lock(&u->game_lock);
     u->family->eval(u->game, text, sizeof text);
     pthread_mutex_unlock(&u->game_lock);
-    for (char *line = text, *next; *line; line = next) {
-        next = line + strcspn(line, "\n");
-        if (*next)
-            *next++ = '\0';
-        output_line(u->out, "%s", line);
+    output_lines(u, text);
+}
+
+// analyze: the exact value of the position and of every legal move from the endgame
+// databases, or one info string line saying why the position is in none.
+static void cmd_analyze(Uci *u, const Tokens *t) {
+    if (t->n > 1) {
+        error_reply(u, "usage: analyze");
+        return;
     }
+    char *text = malloc(ANALYZE_TEXT_MAX);
+    if (!text) {
+        error_reply(u, "out of memory");
+        return;
+    }
+    pthread_mutex_lock(&u->game_lock);
+    bool found = u->family->analyze(u->game, text, ANALYZE_TEXT_MAX);
+    pthread_mutex_unlock(&u->game_lock);
+    if (found)
+        output_lines(u, text);
+    else
+        output_line(u->out, "info string analyze: the position is not in the tablebase: %s", text);
+    free(text);
 }
 
 static void bench_line(void *ctx, const char *line) { output_line(ctx, "%s", line); }
@@ -1057,6 +1088,9 @@ static const Command COMMANDS[] = {
      "list the legal moves"},
     {"eval",       cmd_eval,       false, "eval",
      "the static evaluation and its terms"},
+    {"analyze",    cmd_analyze,    false, "analyze",
+     "the exact value of the position and of each legal move from the endgame databases "
+     "(option TablebasePath)"},
     {"help",       cmd_help,       false, "help [command]",
      "list the commands, or explain one"},
     {"quit",       cmd_quit,       false, "quit",

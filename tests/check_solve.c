@@ -22,7 +22,7 @@ static const char *SMALL[] = {"three", "nine-holes", "tapatan", "achi"};
 // Solve a variant in memory with default rules, failing the test on error.
 static SolveDb *build(MillRules *r, const char *variant, bool unfolded, const char *path) {
     rules_for(r, variant);
-    SolveOptions opt = {path, 2, unfolded, NULL, NULL};
+    SolveOptions opt = {path, 2, unfolded, NULL, NULL, 0};
     Error err = {{0}};
     SolveDb *db = solve_build(r, &opt, &err);
     ck_assert_msg(db, "%s: %s", variant, err.msg);
@@ -277,7 +277,7 @@ START_TEST(test_every_state) {
     const char *id = EXHAUSTIVE[_i];
     if (!strcmp(id, "four-16") || !strcmp(id, "four-17")) {
         rules_init(&r, !strcmp(id, "four-16") ? &FOUR_16 : &FOUR_17);
-        SolveOptions opt = {NULL, 2, false, NULL, NULL};
+        SolveOptions opt = {NULL, 2, false, NULL, NULL, 0};
         Error err = {{0}};
         db = solve_build(&r, &opt, &err);
         ck_assert_msg(db, "%s: %s", id, err.msg);
@@ -424,7 +424,7 @@ START_TEST(test_resume_and_load) {
     ck_assert(solve_probe(ld, &p, &v, &d));
     solve_free(ld);
     // A file of another variant is refused rather than overwritten.
-    SolveOptions opt = {path, 1, false, NULL, NULL};
+    SolveOptions opt = {path, 1, false, NULL, NULL, 0};
     rules_for(&other, "three");
     ck_assert_ptr_null(solve_build(&other, &opt, &err));
     ck_assert_ptr_nonnull(strstr(err.msg, "another database"));
@@ -436,10 +436,10 @@ START_TEST(test_unsupported) {
     MillRules r;
     Error err = {{0}};
     rules_for(&r, "nine");
-    ck_assert(!solve_supported(&r, &err));
+    ck_assert(!solve_supported(&r, 0, &err));
     ck_assert_ptr_nonnull(strstr(err.msg, "24-point"));
     rules_for(&r, "seven");
-    ck_assert(solve_supported(&r, &err));
+    ck_assert(solve_supported(&r, 0, &err));
 }
 END_TEST
 

@@ -242,6 +242,7 @@ START_TEST(test_uci_handshake) {
                            "option name RemovalPerMill type check default false\n"
                            "option name Repetition type check default true\n"
                            "option name NMoveRule type spin default 100 min 0 max 10000\n"
+                           "option name TablebasePath type string default <empty>\n"
                            "option name ReverseFutility type check default true\n"
                            "option name LateMovePruning type check default true\n"
                            "option name LateMoveReductions type check default true\n"
@@ -2583,7 +2584,7 @@ START_TEST(test_accessors) {
                           !strncmp(l + 12, name, strlen(name)),
                       "option %d is %s", k, name);
     }
-    ck_assert_int_eq(k, 18);
+    ck_assert_int_eq(k, 19);
     ck_assert_ptr_null(uci_option_name(&s.uci, k));
     char **moves;
     ck_assert_int_eq(uci_legal_moves(&s.uci, &moves), 24);

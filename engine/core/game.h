@@ -21,7 +21,7 @@ typedef enum GameResult {
     RESULT_DRAW
 } GameResult;
 
-typedef enum OptionType { OPTION_CHECK, OPTION_SPIN } OptionType;
+typedef enum OptionType { OPTION_CHECK, OPTION_SPIN, OPTION_STRING } OptionType;
 
 // A rule option of a family, declared to GUIs after `uci`.
 typedef struct GameOption {
@@ -45,7 +45,8 @@ typedef struct GameFamily {
 
     const GameOption *options;
     int noptions;
-    // Values are "true"/"false" for checks and decimal numbers for spins.
+    // Values are "true"/"false" for checks, decimal numbers for spins, any text for strings
+    // (empty: unset).
     bool (*set_option)(Game *g, const char *name, const char *value, Error *err);
     void (*get_option)(const Game *g, const char *name, char *buf, size_t n);
 
@@ -68,6 +69,9 @@ typedef struct GameFamily {
     void (*search)(Game *g, const SearchLimits *lim, SearchHooks *hooks, SearchResult *out);
     // The static evaluation of the current position and its terms, as text lines.
     void (*eval)(const Game *g, char *buf, size_t n);
+    // The exact value of the current position and of each legal move from the endgame
+    // databases, as text lines; false with the reason in buf when it is in none.
+    bool (*analyze)(const Game *g, char *buf, size_t n);
     // Resize the transposition table (MB); clear it.
     bool (*set_hash)(Game *g, int mb, Error *err);
     void (*clear_hash)(Game *g);

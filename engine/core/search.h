@@ -45,6 +45,7 @@ typedef struct SearchReport {
     bool lowerbound, upperbound;
     int wdl[3]; // per mille win/draw/loss, when show_wdl
     uint64_t nodes;
+    uint64_t tbhits; // endgame database probes that found the position
     int64_t time_ms;
     int hashfull;         // per mille
     char pv[PV_TEXT_MAX]; // moves separated by spaces

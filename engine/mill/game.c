@@ -7,6 +7,7 @@
 #include "engine/mill/notation.h"
 #include "engine/mill/perft.h"
 #include "engine/mill/search.h"
+#include "engine/mill/solve.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,9 +15,13 @@
 
 #define HASH_DEFAULT_MB 16
 
+#define TB_PATH_MAX 1024
+
 struct Game {
     MillGame mill;
     TT tt;
+    Tablebase *tb;
+    char tb_path[TB_PATH_MAX];
 };
 
 const MillGame *mill_game_of(const Game *g) { return &g->mill; }
@@ -121,6 +126,7 @@ static void mill_destroy(Game *g) {
     if (g) {
         free(g->mill.keys);
         tt_free(&g->tt);
+        tb_close(g->tb);
     }
     free(g);
 }
@@ -144,6 +150,8 @@ static const GameOption OPTIONS[] = {
     {"RemovalPerMill",  OPTION_CHECK, 0, 0},
     {"Repetition",      OPTION_CHECK, 0, 0},
     {"NMoveRule",       OPTION_SPIN,  0, NMOVE_MAX},
+    // Endgame databases (tabula solve): a file or a directory of *.tdb files; empty: none.
+    {"TablebasePath",   OPTION_STRING, 0, 0},
     // Search switches, so that a match can measure what each part of the search is worth.
     {"ReverseFutility",    OPTION_CHECK, 0, 0},
     {"LateMovePruning",    OPTION_CHECK, 0, 0},
@@ -183,8 +191,29 @@ static bool *search_flag(const char *name) {
     return NULL;
 }
 
+// Load the databases at path (empty or <empty>: none); on failure keep those loaded.
+static bool set_tablebase(Game *g, const char *path, Error *err) {
+    Tablebase *tb = NULL;
+    if (strlen(path) >= TB_PATH_MAX)
+        return error_set(err, "option TablebasePath: the path is too long");
+    if (*path && strcmp(path, "<empty>")) {
+        Error e;
+        if (!(tb = tb_open(path, &e)))
+            return error_set(err, "option TablebasePath: %s (tablebase unchanged)", e.msg);
+    } else {
+        path = "";
+    }
+    tb_close(g->tb);
+    g->tb = tb;
+    g->mill.tb = tb;
+    snprintf(g->tb_path, sizeof g->tb_path, "%s", path);
+    return true;
+}
+
 static bool mill_set_option(Game *g, const char *name, const char *value, Error *err) {
     MillRules *r = &g->mill.rules;
+    if (!strcmp(name, "TablebasePath"))
+        return set_tablebase(g, value, err);
     bool *flag = option_flag(r, name);
     if (!flag)
         flag = search_flag(name);
@@ -214,13 +243,15 @@ static void mill_get_option(const Game *g, const char *name, char *buf, size_t n
         snprintf(buf, n, "%s", *flag ? "true" : "false");
     else if (!strcmp(name, "NMoveRule"))
         snprintf(buf, n, "%d", r.nmove_rule);
+    else if (!strcmp(name, "TablebasePath"))
+        snprintf(buf, n, "%s", g->tb_path);
     else
         snprintf(buf, n, "%s", "");
 }
 
 static bool mill_set_position(Game *g, const char *fen, const char *const *moves, int nmoves,
                               Error *err) {
-    MillGame t = {.rules = g->mill.rules};
+    MillGame t = {.rules = g->mill.rules, .tb = g->mill.tb};
     bool ok = true;
     if (fen)
         ok = pos_set_fen(&t.pos, &g->mill.rules, fen, err);
@@ -360,6 +391,77 @@ static void mill_game_search(Game *g, const SearchLimits *lim, SearchHooks *hook
 
 static void mill_eval(const Game *g, char *buf, size_t n) { eval_describe(&g->mill.pos, buf, n); }
 
+static const char *value_name(int value) {
+    return value == SOLVE_WIN ? "win" : value == SOLVE_LOSS ? "loss" : "draw";
+}
+
+// One line of analyze: "win in 7", "draw", "loss in 12".
+static int format_value(char *buf, size_t n, int value, int distance) {
+    if (value == SOLVE_DRAW)
+        return snprintf(buf, n, "draw");
+    return snprintf(buf, n, "%s in %d", value_name(value), distance);
+}
+
+// Sort key of a move's value: higher is better for the side making it.
+static long move_key(int value, int distance) {
+    return value == SOLVE_WIN    ? 1000000L - distance
+           : value == SOLVE_DRAW ? 0
+           : value == SOLVE_LOSS ? -1000000L + distance
+                                 : -2000000L;
+}
+
+static bool mill_analyze(const Game *g, char *buf, size_t n) {
+    const MillGame *mg = &g->mill;
+    const Position *p = &mg->pos;
+    int value, distance;
+    if (!g->tb || !tb_probe(g->tb, p, &value, &distance)) {
+        tb_why_not(g->tb, p, buf, n);
+        return false;
+    }
+    char why[128];
+    int nmoves = 0;
+    Move *moves = malloc(MAX_MOVES * sizeof *moves);
+    int *cv = malloc(MAX_MOVES * sizeof *cv), *cd = malloc(MAX_MOVES * sizeof *cd);
+    if (moves && cv && cd && mill_game_result(mg, why, sizeof why) == RESULT_NONE)
+        nmoves = movegen_legal(p, moves);
+    size_t len = (size_t)snprintf(buf, n, "%s to move: ", p->side == WHITE ? "white" : "black");
+    len += (size_t)format_value(buf + len, n - len, value, distance);
+    len += (size_t)snprintf(buf + len, n - len, "%s", value == SOLVE_DRAW ? "\n" : " plies\n");
+    // Each move's value for the side making it, counted from here; best first.
+    for (int i = 0; i < nmoves; i++) {
+        Position c = *p;
+        Undo u;
+        pos_do_move(&c, moves[i], &u);
+        if (tb_probe(g->tb, &c, &cv[i], &cd[i]))
+            cv[i] = -cv[i], cd[i]++;
+        else
+            cv[i] = -2; // cannot happen with a complete database: listed last
+    }
+    // Best first: wins soonest, then draws, then losses latest.
+    for (int i = 1; i < nmoves; i++)
+        for (int j = i; j > 0 && move_key(cv[j], cd[j]) > move_key(cv[j - 1], cd[j - 1]); j--) {
+            Move tm = moves[j];
+            int tv = cv[j], td = cd[j];
+            moves[j] = moves[j - 1], cv[j] = cv[j - 1], cd[j] = cd[j - 1];
+            moves[j - 1] = tm, cv[j - 1] = tv, cd[j - 1] = td;
+        }
+    for (int i = 0; i < nmoves && len < n; i++) {
+        char s[MOVE_STR_MAX];
+        move_format(mg->rules.board, moves[i], s);
+        len += (size_t)snprintf(buf + len, n - len, "%s: ", s);
+        if (len < n && cv[i] == -2)
+            len += (size_t)snprintf(buf + len, n - len, "not in the database");
+        else if (len < n)
+            len += (size_t)format_value(buf + len, n - len, cv[i], cd[i]);
+        if (len < n)
+            len += (size_t)snprintf(buf + len, n - len, "\n");
+    }
+    free(moves);
+    free(cv);
+    free(cd);
+    return true;
+}
+
 static bool mill_set_hash(Game *g, int mb, Error *err) {
     if (mb < 1 || !tt_init(&g->tt, (size_t)mb))
         return error_set(err, "cannot allocate a %d MB hash table", mb);
@@ -392,6 +494,7 @@ const GameFamily MILL_FAMILY = {
     .render = mill_render,
     .search = mill_game_search,
     .eval = mill_eval,
+    .analyze = mill_analyze,
     .set_hash = mill_set_hash,
     .clear_hash = mill_clear_hash,
 };

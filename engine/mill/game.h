@@ -5,12 +5,14 @@
 
 #include "engine/core/game.h"
 #include "engine/mill/position.h"
+#include "engine/mill/tablebase.h"
 
 typedef struct MillGame {
     MillRules rules;
     Position pos;
     uint64_t *keys; // keys[0..nkeys-1]: every position of the game so far, the current last
     int nkeys, cap;
+    const Tablebase *tb; // the endgame databases the search probes; NULL: none
 } MillGame;
 
 extern const GameFamily MILL_FAMILY;

@@ -9,6 +9,9 @@
 //     block an opponent mill, two killers per ply, history,
 //   - reverse futility pruning, late move pruning and logarithmic late move reductions,
 //   - a quiescence search over mill-closing moves.
+// With endgame databases (MillGame.tb), a position found in them is not searched: its exact
+// value comes back as a mate score or a draw; at the root only the moves that keep the
+// database value are searched.
 // Lazy SMP: helper threads run the same iterative deepening on their own copies, sharing only
 // the table; the main thread decides when to stop and which move to play.
 #include "engine/mill/search.h"
@@ -18,6 +21,7 @@
 #include "engine/mill/eval.h"
 #include "engine/mill/movegen.h"
 #include "engine/mill/notation.h"
+#include "engine/mill/solve.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -85,6 +89,7 @@ struct Shared {
     TimeManager tm;
     atomic_bool abort;       // the main thread's decision to stop
     atomic_bool depth1_done; // stops are honoured once the main thread finished depth 1
+    _Atomic uint64_t tbhits; // endgame database probes that found the position
     int nthreads;
     Worker **workers;
 };
@@ -259,6 +264,23 @@ static inline int terminal_score(const Worker *w, int ply) {
     return SCORE_NONE;
 }
 
+// The exact value of the position from the endgame databases as a score (a mate distance
+// for a win or loss, capped at MAX_PLY - 1 plies from the root), or SCORE_NONE when it is in
+// none. An N-move draw already due is left to terminal_score; the databases ignore the rule.
+static inline int tb_score(Worker *w, int ply) {
+    const Tablebase *tb = w->sh->game->tb;
+    const Position *p = &w->pos;
+    int value, distance;
+    if (!tb || (p->rules->nmove_rule && p->quiet_plies >= p->rules->nmove_rule) ||
+        !tb_probe(tb, p, &value, &distance))
+        return SCORE_NONE;
+    atomic_fetch_add_explicit(&w->sh->tbhits, 1, memory_order_relaxed);
+    int d = ply + distance < MAX_PLY - 1 ? ply + distance : MAX_PLY - 1;
+    return value == SOLVE_WIN    ? SCORE_MATE - d
+           : value == SOLVE_LOSS ? -(SCORE_MATE - d)
+                                 : SCORE_DRAW;
+}
+
 // A node's bookkeeping (limits, selective depth), then its value when the game is over or
 // drawn, else SCORE_NONE.
 static inline int enter_node(Worker *w, int ply) {
@@ -329,6 +351,9 @@ static void update_quiet(Worker *w, Move m, int depth, int ply, const Move *trie
 
 static int search(Worker *w, int alpha, int beta, int depth, int ply, bool pv_node) {
     w->pvlen[ply] = 0;
+    int tb = tb_score(w, ply);
+    if (tb != SCORE_NONE)
+        return tb;
     if (depth <= 0)
         return qsearch(w, alpha, beta, ply, 0);
     int t = enter_node(w, ply);
@@ -589,6 +614,7 @@ static void report(Worker *w, int depth, int k) {
     if (sh->lim->show_wdl)
         score_wdl(rm->score, r.wdl);
     r.nodes = total_nodes(sh);
+    r.tbhits = atomic_load_explicit(&sh->tbhits, memory_order_relaxed);
     r.time_ms = (clock_now_us() - sh->lim->start_us) / 1000;
     r.hashfull = tt_hashfull(sh->tt);
     format_pv(w->pos.rules->board, rm->pv, rm->pvlen, r.pv, sizeof r.pv);
@@ -725,8 +751,11 @@ void mill_search(const MillGame *g, TT *tt, const SearchLimits *lim, SearchHooks
     Move *moves = malloc(MAX_MOVES * sizeof *moves);
     RootMove *root = malloc(MAX_ROOT_MOVES * sizeof *root);
     int n = 0;
+    uint64_t root_tbhits = 0;
     if (moves && root && mill_game_result(g, why, sizeof why) == RESULT_NONE)
         n = movegen_legal(&g->pos, moves);
+    // In the endgame databases, only the moves that keep the value take part.
+    n = tb_root_moves(g->tb, &g->pos, moves, n, &root_tbhits);
     for (int i = 0; i < n; i++)
         root[i] = (RootMove){.move = moves[i],
                              .score = -SCORE_INFINITE,
@@ -746,6 +775,7 @@ void mill_search(const MillGame *g, TT *tt, const SearchLimits *lim, SearchHooks
     tm_init(&sh.tm, lim, g->pos.side);
     atomic_init(&sh.abort, false);
     atomic_init(&sh.depth1_done, false);
+    atomic_init(&sh.tbhits, root_tbhits);
     int nthreads = lim->threads < 1 ? 1 : lim->threads;
     sh.workers = calloc((size_t)nthreads, sizeof *sh.workers);
     tt_new_search(tt);

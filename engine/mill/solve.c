@@ -32,6 +32,7 @@
 typedef struct SubDb {
     int a, b, ha, hb;   // own men on board, other men on board, own and other men in hand
     int group;          // the sub-databases of a group are solved together
+    double seconds;     // spent solving its group (0 when read back)
     uint64_t raw;       // combinatorial index size: C(N, a) * C(N - a, b)
     uint64_t opp_count; // C(N - a, b)
     uint64_t *bits;     // canonical states of the combinatorial index
@@ -45,6 +46,7 @@ struct SolveDb {
     MillRules rules;
     Symmetries sym;
     int npoints;
+    int max_men; // the moving phase only, up to this many men a side; 0: the whole game
     int nsub;
     SubDb *sub; // in solving order, the members of a group next to each other
     int16_t id[HANDS][HANDS][HANDS][HANDS]; // [ha][hb][a][b] -> sub index, -1 none
@@ -58,6 +60,7 @@ typedef struct FileHeader {
     char variant[16];
     uint8_t flying, remove_from_mills, removal_per_mill, unfolded;
     uint32_t nsub, nsym;
+    uint32_t max_men; // in what was padding: files of the whole game read 0
     uint64_t total;
 } FileHeader;
 
@@ -181,12 +184,22 @@ static const SubDb *find_sub(const SolveDb *db, int a, int b, int ha, int hb) {
 // ---------------------------------------------------------------------------------------------
 // Layout: which sub-databases exist and in which order they are solved.
 
-bool solve_supported(const MillRules *r, Error *err) {
+bool solve_supported(const MillRules *r, int max_men, Error *err) {
     const Variant *v = r->variant;
+    if (max_men) {
+        if (v->mill_wins)
+            return error_set(err, "--men applies to the variants where a mill removes, not %s",
+                             v->id);
+        if (max_men < 3 || max_men > SOLVE_MAX_MEN || max_men > v->men)
+            return error_set(err, "--men takes a number from 3 to %d",
+                             v->men < SOLVE_MAX_MEN ? v->men : SOLVE_MAX_MEN);
+        return true; // the moving phase plays the same in every variant, lasker's included
+    }
     if (v->board == BOARD_24)
         return error_set(err,
-                         "%s is played on the 24-point board; the solver handles the 9-, "
-                         "16- and 17-point boards",
+                         "%s is played on the 24-point board; the solver handles the whole "
+                         "game on the 9-, 16- and 17-point boards, and the moving phase of the "
+                         "24-point variants with --men",
                          v->id);
     if (v->lasker || v->men > SOLVE_MAX_MEN)
         return error_set(err, "the solver does not handle the rules of %s", v->id);
@@ -206,7 +219,7 @@ static void add_sub(SolveDb *db, int a, int b, int ha, int hb, int group) {
 // down to the fewest that do not lose at once.
 static void board_range(const SolveDb *db, int h, int *lo, int *hi) {
     int men = db->rules.variant->men;
-    *hi = men - h;
+    *hi = db->max_men ? db->max_men : men - h;
     *lo = db->rules.variant->mill_wins ? men - h : (3 - h > 0 ? 3 - h : 0);
 }
 
@@ -216,7 +229,7 @@ static void layout(SolveDb *db) {
     int cap = HANDS * HANDS * HANDS * 2;
     db->sub = calloc((size_t)cap, sizeof *db->sub);
     memset(db->id, -1, sizeof db->id);
-    for (int t = 0; t <= 2 * men; t++) {
+    for (int t = 0; t <= (db->max_men ? 0 : 2 * men); t++) {
         int ha = (t + 1) / 2, hb = t / 2, alo, ahi, blo, bhi;
         board_range(db, ha, &alo, &ahi);
         board_range(db, hb, &blo, &bhi);
@@ -315,12 +328,13 @@ static bool index_all(SolveDb *db, int threads, Error *err) {
     return true;
 }
 
-static SolveDb *db_create(const MillRules *rules, bool unfolded) {
+static SolveDb *db_create(const MillRules *rules, bool unfolded, int max_men) {
     pthread_once(&binom_once, init_binom);
     SolveDb *db = calloc(1, sizeof *db);
     if (!db)
         return NULL;
     db->rules = *rules;
+    db->max_men = max_men;
     db->npoints = rules->board->npoints;
     if (unfolded)
         symmetry_init_identity(&db->sym, rules->board);
@@ -708,6 +722,7 @@ static void fill_header(const SolveDb *db, FileHeader *h) {
     h->unfolded = db->sym.n == 1;
     h->nsub = (uint32_t)db->nsub;
     h->nsym = (uint32_t)db->sym.n;
+    h->max_men = (uint32_t)db->max_men;
     h->total = db->total;
 }
 
@@ -845,9 +860,9 @@ static FILE *open_output(SolveDb *db, const char *path, uint64_t *resumed, Error
 }
 
 SolveDb *solve_build(const MillRules *rules, const SolveOptions *opt, Error *err) {
-    if (!solve_supported(rules, err))
+    if (!solve_supported(rules, opt->max_men, err))
         return NULL;
-    SolveDb *db = db_create(rules, opt->unfolded);
+    SolveDb *db = db_create(rules, opt->unfolded, opt->max_men);
     if (!db) {
         error_set(err, "out of memory");
         return NULL;
@@ -878,9 +893,12 @@ SolveDb *solve_build(const MillRules *rules, const SolveOptions *opt, Error *err
         Group g = {first, last, s->offset, db->sub[last - 1].offset + db->sub[last - 1].count,
                    NULL,  NULL, NULL};
         bd.a = s->a, bd.b = s->b, bd.ha = s->ha, bd.hb = s->hb;
+        int64_t t0 = clock_now_us();
         ok = solve_group(&bd, &g, err);
-        for (int i = first; ok && i < last; i++)
+        for (int i = first; ok && i < last; i++) {
             db->sub[i].done = true;
+            db->sub[i].seconds = (double)(clock_now_us() - t0) / 1e6;
+        }
         bool sync = clock_now_us() - bd.synced > 5000000 || last == db->nsub;
         if (ok && f && !write_group(db, f, first, last, sync))
             ok = error_set(err, "cannot write %s: %s", opt->path, strerror(errno));
@@ -925,7 +943,10 @@ SolveDb *solve_load(const char *path, Error *err) {
     rules.flying = h.flying;
     rules.remove_from_mills = h.remove_from_mills;
     rules.removal_per_mill = h.removal_per_mill;
-    SolveDb *db = solve_supported(&rules, err) ? db_create(&rules, h.unfolded) : NULL;
+    int max_men = h.max_men <= SOLVE_MAX_MEN ? (int)h.max_men : -1;
+    SolveDb *db = max_men >= 0 && solve_supported(&rules, max_men, err)
+                      ? db_create(&rules, h.unfolded, max_men)
+                      : NULL;
     bool ok = db && (int)h.nsub == db->nsub && (int)h.nsym == db->sym.n;
     for (int i = 0; ok && i < db->nsub; i++) {
         ok = read_all(f, &db->sub[i].count, sizeof db->sub[i].count);
@@ -940,7 +961,7 @@ SolveDb *solve_load(const char *path, Error *err) {
         read_groups(db, f, false, &positions);
     fclose(f);
     if (!ok) {
-        if (db)
+        if (db || max_men < 0)
             error_set(err, "%s is damaged or does not match this version of tabula", path);
         solve_free(db);
         return NULL;
@@ -951,11 +972,56 @@ SolveDb *solve_load(const char *path, Error *err) {
 // ---------------------------------------------------------------------------------------------
 // Probing and statistics.
 
+bool solve_rules_match(const SolveDb *db, const MillRules *r) {
+    const MillRules *d = &db->rules;
+    if (r->flying != d->flying || r->remove_from_mills != d->remove_from_mills ||
+        r->removal_per_mill != d->removal_per_mill)
+        return false;
+    if (!db->max_men)
+        return r->variant == d->variant;
+    // The moving phase with few men plays alike in every variant of the same board and removal
+    // rules: the men each side started with, lasker's moves from the hand and a full board
+    // after placing make no difference there.
+    return r->board == d->board && r->variant->mill_wins == d->variant->mill_wins &&
+           r->variant->fly_always == d->variant->fly_always;
+}
+
+int solve_max_men(const SolveDb *db) { return db->max_men; }
+
+int solve_subdbs(const SolveDb *db) { return db->nsub; }
+
+bool solve_sub_stats(const SolveDb *db, int i, SolveSubStats *st) {
+    if (i < 0 || i >= db->nsub)
+        return false;
+    const SubDb *s = &db->sub[i];
+    memset(st, 0, sizeof *st);
+    st->a = s->a, st->b = s->b, st->ha = s->ha, st->hb = s->hb;
+    st->done = s->done;
+    st->seconds = s->seconds;
+    st->positions = s->count;
+    st->raw = s->raw;
+    st->bytes =
+        s->count * sizeof *db->val + bitmap_words(s) * (sizeof *s->bits + sizeof *s->prefix);
+    st->longest_win = -1;
+    for (uint64_t k = s->offset; s->done && k < s->offset + s->count; k++) {
+        uint16_t v = load_value(db, k);
+        if (v & V_WIN) {
+            st->wins++;
+            if ((int)(v & V_DIST) > st->longest_win)
+                st->longest_win = v & V_DIST;
+        } else if (v & V_LOSS) {
+            st->losses++;
+            if ((int)(v & V_DIST) > st->longest_loss)
+                st->longest_loss = v & V_DIST;
+        } else {
+            st->draws++;
+        }
+    }
+    return true;
+}
+
 bool solve_probe(const SolveDb *db, const Position *p, int *value, int *distance) {
-    const MillRules *r = p->rules;
-    if (r->variant != db->rules.variant || r->flying != db->rules.flying ||
-        r->remove_from_mills != db->rules.remove_from_mills ||
-        r->removal_per_mill != db->rules.removal_per_mill)
+    if (!solve_rules_match(db, p->rules))
         return false;
     Outcome o = pos_outcome(p);
     if (o != OUTCOME_NONE) {

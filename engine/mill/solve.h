@@ -1,4 +1,6 @@
-// Retrograde solver for the mill variants on the 9-, 16- and 17-point boards.
+// Retrograde solver for the mill variants on the 9-, 16- and 17-point boards, and for the
+// moving phase of the 24-point variants up to a number of men a side (endgame databases:
+// every position with no men in hand and 3 to max_men men a side, same index and file).
 //
 // A state is (men of the side to move, men of the other side, their men in hand); colours are
 // folded by always naming the side to move first. Only hand pairs reachable from the start
@@ -50,6 +52,7 @@ typedef struct SolveOptions {
     bool unfolded;            // keep every state, no symmetry folding (to check the folding)
     SolveProgressFn progress; // called from the building thread, a few times a second
     void *ctx;
+    int max_men; // 0: the whole game; else the moving phase only, 3 to max_men men a side
 } SolveOptions;
 
 typedef struct SolveStats {
@@ -62,10 +65,23 @@ typedef struct SolveStats {
     int start_value, start_distance;
 } SolveStats;
 
+// One sub-database: its men on the board and in hand, values and the time its group took.
+typedef struct SolveSubStats {
+    int a, b, ha, hb; // own and other men on the board, in hand
+    bool done;
+    uint64_t positions, raw; // stored states, and the size of the combinatorial index
+    uint64_t wins, draws, losses;
+    int longest_win, longest_loss; // plies; -1 / 0 when there is none
+    size_t bytes;
+    double seconds; // solving its group (0 when read back from a file)
+} SolveSubStats;
+
 typedef struct SolveDb SolveDb;
 
-// True when the rules' variant can be solved (a 9-, 16- or 17-point board); else say why.
-bool solve_supported(const MillRules *rules, Error *err);
+// True when the rules can be solved: the whole game of a variant of the 9-, 16- or 17-point
+// board (max_men 0), or the moving phase of a variant where a mill removes, up to max_men men
+// a side (3 to SOLVE_MAX_MEN; the 24-point variants); else say why.
+bool solve_supported(const MillRules *rules, int max_men, Error *err);
 
 // Solve the variant under `rules`, resuming from opt->path when it holds a part of the same
 // database. Returns the database (NULL on error).
@@ -81,6 +97,18 @@ const MillRules *solve_rules(const SolveDb *db);
 // end of p; false when p is not in the database (other rules, an unreachable men-in-hand pair,
 // a sub-database not yet solved). Positions already over are answered without a lookup.
 bool solve_probe(const SolveDb *db, const Position *p, int *value, int *distance);
+
+// Whether the database answers for positions played under r: the same variant and rule
+// options; a moving-phase database (max_men) also for every variant whose moving phase plays
+// alike (nine and lasker; twelve and eleven).
+bool solve_rules_match(const SolveDb *db, const MillRules *r);
+
+// 0 for a database of the whole game, else the most men a side it holds (no men in hand).
+int solve_max_men(const SolveDb *db);
+
+// The sub-databases, in solving order, and the statistics of number i.
+int solve_subdbs(const SolveDb *db);
+bool solve_sub_stats(const SolveDb *db, int i, SolveSubStats *st);
 
 // The number of states the database stores, solved or not.
 uint64_t solve_count(const SolveDb *db);
