@@ -19,5 +19,6 @@ Suite *match_suite(void);
 Suite *solve_suite(void);
 Suite *backgammon_suite(void);
 Suite *bgformats_suite(void);
+Suite *bgnet_suite(void);
 
 #endif
