@@ -10,7 +10,9 @@ BIN     := tabula
 PACKAGES := check libedit-dev pkg-config
 
 WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes
-BASE    := -std=gnu11 -I. -pthread -MMD -MP $(WARN)
+# -ffp-contract=off: no fused multiply-adds, so that the backgammon nets compute the same bits
+# in every build (release, debug, sanitizers) and searches count the same nodes.
+BASE    := -std=gnu11 -I. -pthread -MMD -MP -ffp-contract=off $(WARN)
 RELEASE_FLAGS := -O3 -march=native -DNDEBUG
 ifeq ($(CI),true)
 RELEASE_FLAGS += -Werror
@@ -32,7 +34,7 @@ CHECK_LIBS   = $(shell pkg-config --libs check)
 ENGINE_SRC := $(wildcard engine/core/*.c engine/mill/*.c engine/backgammon/*.c)
 PROTO_SRC  := $(filter-out protocol/main.c,$(wildcard protocol/*.c))
 BENCH_SRC  := bench/bench.c bench/stats.c bench/engine_proc.c bench/referee.c bench/opening.c \
-              bench/json.c bench/match.c
+              bench/json.c bench/match.c bench/pubeval.c bench/bg_match.c bench/bg_train.c
 TEST_SRC   := $(wildcard tests/*.c)
 
 REL_OBJ  := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(BENCH_SRC) protocol/main.c)
@@ -42,8 +44,16 @@ DEBUG_BIN_OBJ := $(patsubst %.c,$(TESTDIR)/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(BENC
 # The depth of the bench that `make check` compares between the release and the test build.
 CHECK_BENCH_DEPTH := 5
 
-# Bench tools with their own main(): self-play matches, evaluation tuning, endgame positions.
+# Bench tools with their own main(): self-play matches, evaluation tuning, endgame positions,
+# the backgammon trainer and the match against pubeval.
 TOOL_OBJ := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) bench/play.c bench/stats.c bench/opening.c)
+BG_TOOL_OBJ := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) bench/pubeval.c bench/bg_match.c \
+               bench/bg_train.c)
+
+# The nets' weights are embedded by an .incbin that the compiler's dependency lists miss.
+BG_WEIGHTS := engine/backgammon/weights.bin
+build/release/engine/backgammon/weights.o build/debug/engine/backgammon/weights.o \
+build/sanitize/engine/backgammon/weights.o build/fuzz/engine/backgammon/weights.o: $(BG_WEIGHTS)
 
 .PHONY: all check run bench selfmatch features tools tbconvert pgo deps prompt-deps prompt-test fuzz-deps fuzz install clean \
 	format format-check
@@ -174,7 +184,13 @@ selfmatch: $(BIN)
 features: $(BIN)
 	sh bench/features.sh ./$(BIN)
 
-tools: build/selfplay build/tune build/tbpick
+tools: build/selfplay build/tune build/tbpick build/train-bg build/bg-pubeval
+
+build/train-bg: $(BG_TOOL_OBJ) build/release/bench/train_bg.o
+	$(CC) $(BASE) $(RELEASE_FLAGS) -o $@ $^ -lm
+
+build/bg-pubeval: $(BG_TOOL_OBJ) build/release/bench/bg_pubeval.o
+	$(CC) $(BASE) $(RELEASE_FLAGS) -o $@ $^ -lm
 
 build/selfplay: $(TOOL_OBJ) build/release/bench/selfplay.o
 	$(CC) $(BASE) $(RELEASE_FLAGS) -o $@ $^ -lm

@@ -20,5 +20,6 @@ Suite *solve_suite(void);
 Suite *backgammon_suite(void);
 Suite *bgformats_suite(void);
 Suite *tb_suite(void);
+Suite *bgnet_suite(void);
 
 #endif

@@ -1,11 +1,12 @@
-// A TEMPORARY placeholder evaluation, to be replaced by the neural net of issue 6: a handful
-// of hand-set terms (pip count, blots, made home points, checkers on the bar, anchors, what is
-// left behind for gammons) squashed into the five cubeless probabilities gnubg reports. It is
-// deterministic and cheap, and only meant to make `go` answer sensible-looking legal plays.
+// The static evaluation: the five cubeless probabilities of the player about to roll, from the
+// bear-off database when both sides have all their checkers home (bearoff.h), else from the
+// race net when the sides can no longer meet, else from the contact net (net.h). Outputs are
+// made consistent (backgammons <= gammons <= wins).
 #ifndef ENGINE_BACKGAMMON_EVAL_H
 #define ENGINE_BACKGAMMON_EVAL_H
 
 #include "engine/backgammon/board.h"
+#include "engine/backgammon/net.h"
 
 #include <stddef.h>
 
@@ -14,8 +15,17 @@ typedef struct BgProbs {
     double win, win_gammon, win_backgammon, lose_gammon, lose_backgammon;
 } BgProbs;
 
-// The probabilities for player side, who is about to roll.
+typedef enum BgEvalKind { BG_EVAL_CONTACT, BG_EVAL_RACE, BG_EVAL_BEAROFF } BgEvalKind;
+
+// The probabilities for player side, who is about to roll, with the engine's nets.
 void bg_evaluate(const BgBoard *b, int side, BgProbs *out);
+
+// The same with the given nets; bearoff false skips the database. Returns what was used.
+BgEvalKind bg_evaluate_with(const BgNets *nets, bool bearoff, const BgBoard *b, int side,
+                            BgProbs *out);
+
+// Which evaluator a position gets.
+BgEvalKind bg_eval_kind(const BgBoard *b);
 
 // The same probabilities seen by the other player.
 BgProbs bg_probs_flip(const BgProbs *p);
@@ -26,7 +36,7 @@ double bg_equity(const BgProbs *p);
 // Whether the two players' checkers can still meet.
 bool bg_contact(const BgBoard *b);
 
-// The evaluation and its terms as text lines, for player side on roll.
+// The evaluation as text lines, for player side on roll.
 void bg_eval_describe(const BgBoard *b, int side, char *buf, size_t n);
 
 #endif

@@ -1,8 +1,6 @@
 #include "engine/backgammon/search.h"
 
-#include "engine/backgammon/eval.h"
 #include "engine/backgammon/game.h"
-#include "engine/backgammon/movegen.h"
 #include "engine/backgammon/notation.h"
 #include "engine/core/clock.h"
 
@@ -11,24 +9,157 @@
 #include <stdlib.h>
 #include <string.h>
 
-// The probabilities of the player who just made a play (board a), from its view.
-static BgProbs after_play(const BgBoard *a, int side) {
-    if (bg_checkers(a, side) == 0) {
-        int kind = bg_win_kind(a, side);
-        return (BgProbs){1, kind >= 2, kind >= 3, 0, 0};
-    }
-    BgProbs opp;
-    bg_evaluate(a, !side, &opp);
-    return bg_probs_flip(&opp);
+// The 21 rolls, larger die first, with their weight out of 36.
+static const int ROLLS[21][3] = {
+    {1, 1, 1}, {2, 1, 2}, {2, 2, 1}, {3, 1, 2}, {3, 2, 2}, {3, 3, 1}, {4, 1, 2},
+    {4, 2, 2}, {4, 3, 2}, {4, 4, 1}, {5, 1, 2}, {5, 2, 2}, {5, 3, 2}, {5, 4, 2},
+    {5, 5, 1}, {6, 1, 2}, {6, 2, 2}, {6, 3, 2}, {6, 4, 2}, {6, 5, 2}, {6, 6, 1},
+};
+
+void bg_search_init(BgSearch *s) {
+    memset(s, 0, sizeof *s);
+    s->nets = bg_nets_default();
+    s->bearoff = true;
+    for (int d = 0; d <= BG_MAX_DEPTH; d++)
+        bg_plays_init(&s->pool[d]);
 }
 
-static void report(SearchHooks *hooks, const SearchLimits *lim, int multipv, const BgProbs *pr,
-                   const char *pv, uint64_t nodes) {
+void bg_search_free(BgSearch *s) {
+    for (int d = 0; d <= BG_MAX_DEPTH; d++)
+        bg_plays_free(&s->pool[d]);
+}
+
+// Whether the search must give up: stop, the deadline or the node budget.
+static bool give_up(BgSearch *s) {
+    if (s->aborted)
+        return true;
+    if ((s->hooks && atomic_load(&s->hooks->stop)) ||
+        (s->deadline_us && clock_now_us() >= s->deadline_us) ||
+        (s->node_limit && s->nodes >= s->node_limit))
+        s->aborted = true;
+    return s->aborted;
+}
+
+// The value of the play that led to board a, from the view of side, who made it.
+static void play_value(BgSearch *s, const BgBoard *a, int side, int depth, BgProbs *out) {
+    if (bg_checkers(a, side) == 0) {
+        int kind = bg_win_kind(a, side);
+        *out = (BgProbs){1, kind >= 2, kind >= 3, 0, 0};
+        return;
+    }
+    BgProbs o;
+    bg_eval_ply(s, a, !side, depth, &o);
+    *out = bg_probs_flip(&o);
+}
+
+void bg_eval_ply(BgSearch *s, const BgBoard *b, int side, int depth, BgProbs *out) {
+    if (depth <= 0) {
+        s->nodes++;
+        bg_evaluate_with(s->nets, s->bearoff, b, side, out);
+        return;
+    }
+    BgProbs sum = {0, 0, 0, 0, 0};
+    BgPlayList *l = &s->pool[depth];
+    for (int r = 0; r < 21; r++) {
+        if (give_up(s)) {
+            *out = sum;
+            return;
+        }
+        BgProbs v;
+        int n = bg_generate(b, side, ROLLS[r][0], ROLLS[r][1], l);
+        if (n <= 0) {
+            play_value(s, b, side, depth - 1, &v);
+        } else {
+            bg_best_play(s, b, side, l, depth - 1, &v);
+        }
+        double w = ROLLS[r][2] / 36.0;
+        sum.win += w * v.win;
+        sum.win_gammon += w * v.win_gammon;
+        sum.win_backgammon += w * v.win_backgammon;
+        sum.lose_gammon += w * v.lose_gammon;
+        sum.lose_backgammon += w * v.lose_backgammon;
+    }
+    *out = sum;
+}
+
+// Sort idx[0..n) by decreasing eq (stable: equal values keep their order).
+static void sort_by(int *idx, int n, const double *eq) {
+    for (int i = 1; i < n; i++) {
+        int v = idx[i], k = i;
+        for (; k > 0 && eq[idx[k - 1]] < eq[v]; k--)
+            idx[k] = idx[k - 1];
+        idx[k] = v;
+    }
+}
+
+// How many of the sorted idx survive a filter of keep plays within margin of the first.
+static int filter(const int *idx, int n, const double *eq, int keep, double margin) {
+    int m = 0;
+    while (m < n && m < keep && eq[idx[m]] >= eq[idx[0]] - margin)
+        m++;
+    return m;
+}
+
+int bg_best_play(BgSearch *s, const BgBoard *b, int side, const BgPlayList *l, int depth,
+                 BgProbs *best) {
+    int n = l->n;
+    if (n <= 0)
+        return -1;
+    int bi = 0;
+    double be = -1e9;
+    if (depth == 0 || n == 1) {
+        for (int i = 0; i < n; i++) {
+            BgProbs v;
+            play_value(s, &l->v[i].after, side, depth, &v);
+            double e = bg_equity(&v);
+            if (e > be) {
+                be = e;
+                bi = i;
+                *best = v;
+            }
+        }
+        return bi;
+    }
+    int *idx = malloc((size_t)n * sizeof *idx);
+    double *eq = malloc((size_t)n * sizeof *eq);
+    if (!idx || !eq) {
+        free(idx);
+        free(eq);
+        return bg_best_play(s, b, side, l, 0, best);
+    }
+    for (int i = 0; i < n; i++) {
+        BgProbs v;
+        play_value(s, &l->v[i].after, side, 0, &v);
+        eq[i] = bg_equity(&v);
+        idx[i] = i;
+    }
+    sort_by(idx, n, eq);
+    int m = filter(idx, n, eq, BG_NODE_KEEP, BG_NODE_MARGIN);
+    // The deeper values need the list after the recursion has reused deeper pools only: l
+    // belongs to a shallower depth (or the caller), so it stays intact.
+    for (int k = 0; k < m; k++) {
+        BgProbs v;
+        play_value(s, &l->v[idx[k]].after, side, depth, &v);
+        double e = bg_equity(&v);
+        if (e > be) {
+            be = e;
+            bi = idx[k];
+            *best = v;
+        }
+    }
+    free(idx);
+    free(eq);
+    return bi;
+}
+
+static void report(SearchHooks *hooks, const SearchLimits *lim, int depth, int multipv,
+                   const BgProbs *pr, const char *pv, uint64_t nodes) {
     if (!hooks || !hooks->report)
         return;
     SearchReport r;
     memset(&r, 0, sizeof r);
-    r.depth = 0;
+    r.depth = depth;
+    r.seldepth = depth;
     r.multipv = multipv;
     double eq = bg_equity(pr);
     r.score = (int)lround(eq * 100);
@@ -55,52 +186,152 @@ static bool allowed(const SearchLimits *lim, const char *token) {
     return false;
 }
 
+// The deepest depth to search and the time budget (ms, 0 = none) for this go.
+static int plan(const BgPosition *p, const SearchLimits *lim, BgSearch *s, int64_t *budget_ms) {
+    *budget_ms = 0;
+    int maxd = BG_DEFAULT_DEPTH;
+    int me = p->turn == 1 ? 0 : 1; // player 1 (X) is white, the first clock
+    if (lim->movetime > 0) {
+        *budget_ms = lim->movetime - lim->move_overhead;
+    } else if (lim->time[me] >= 0 && !lim->infinite) {
+        int64_t left = lim->time[me] - lim->move_overhead;
+        *budget_ms = left / (lim->movestogo > 0 ? lim->movestogo : 30) + lim->inc[me] / 2;
+        if (*budget_ms > left / 2)
+            *budget_ms = left / 2;
+    }
+    if (*budget_ms || lim->nodes)
+        maxd = BG_MAX_DEPTH;
+    if (s->hooks && atomic_load(&s->hooks->ponder))
+        maxd = BG_DEFAULT_DEPTH; // no deadline while pondering: do not start a deep search
+    if (lim->depth > 0)
+        maxd = lim->depth < BG_MAX_DEPTH ? lim->depth : BG_MAX_DEPTH;
+    if (*budget_ms < 1 && (lim->movetime > 0 || lim->time[me] >= 0) && !lim->infinite &&
+        !lim->depth)
+        *budget_ms = 1;
+    if (*budget_ms > 0 && !(s->hooks && atomic_load(&s->hooks->ponder)))
+        s->deadline_us = lim->start_us + *budget_ms * 1000;
+    s->node_limit = lim->nodes;
+    return maxd;
+}
+
+// Whether the next iteration, expected to take about 25 times the last, fits the budget.
+static bool next_fits(const SearchLimits *lim, int64_t budget_ms, int64_t last_us) {
+    if (budget_ms <= 0)
+        return true;
+    int64_t now = clock_now_us();
+    return now - lim->start_us + 25 * last_us <= budget_ms * 1000;
+}
+
 static void choose_play(const BgPosition *p, const SearchLimits *lim, SearchHooks *hooks,
                         SearchResult *out) {
+    BgSearch s;
+    bg_search_init(&s);
+    s.hooks = hooks;
+    int64_t budget;
+    int maxd = plan(p, lim, &s, &budget);
     BgPlayList l;
     bg_plays_init(&l);
     int n = bg_generate(&p->b, p->turn, p->dice[0], p->dice[1], &l);
     if (n <= 0) {
         BgProbs pr;
-        bg_evaluate(&p->b, !p->turn, &pr);
+        bg_eval_ply(&s, &p->b, !p->turn, 0, &pr);
         pr = bg_probs_flip(&pr);
         snprintf(out->best, sizeof out->best, "%d%d:-", p->dice[0], p->dice[1]);
-        report(hooks, lim, 1, &pr, out->best, 1);
+        report(hooks, lim, 0, 1, &pr, out->best, s.nodes);
         bg_plays_free(&l);
+        bg_search_free(&s);
         return;
     }
-    int *order = malloc((size_t)n * sizeof *order);
+    int *idx = malloc((size_t)n * sizeof *idx);
     double *eq = malloc((size_t)n * sizeof *eq);
     BgProbs *pr = malloc((size_t)n * sizeof *pr);
+    BgProbs *tmp = malloc((size_t)n * sizeof *tmp);
     char tok[BG_PLAY_TEXT_MAX];
     int m = 0;
-    for (int i = 0; order && eq && pr && i < n; i++) {
+    for (int i = 0; idx && eq && pr && tmp && i < n; i++) {
         bg_play_token(&p->b, p->turn, p->dice[0], p->dice[1], &l.v[i], tok, sizeof tok);
-        if (!allowed(lim, tok))
-            continue;
-        pr[i] = after_play(&l.v[i].after, p->turn);
-        eq[i] = bg_equity(&pr[i]);
-        // Insertion by equity, best first; equal equities keep generation order.
-        int k = m++;
-        for (; k > 0 && eq[order[k - 1]] < eq[i]; k--)
-            order[k] = order[k - 1];
-        order[k] = i;
+        if (allowed(lim, tok))
+            idx[m++] = i;
     }
     if (m == 0) { // out of memory, or no searchmove matched: the first play
         bg_play_token(&p->b, p->turn, p->dice[0], p->dice[1], &l.v[0], out->best, sizeof out->best);
     } else {
-        int lines = lim->multipv > 1 ? (lim->multipv < m ? lim->multipv : m) : 1;
-        for (int k = 0; k < lines; k++) {
-            bg_play_token(&p->b, p->turn, p->dice[0], p->dice[1], &l.v[order[k]], tok, sizeof tok);
-            report(hooks, lim, k + 1, &pr[order[k]], tok, (uint64_t)m);
+        int lines = lim->multipv > 1 ? lim->multipv : 1;
+        int64_t last_us = 0;
+        for (int d = 0; d <= maxd; d++) {
+            if (d > 0 && !next_fits(lim, budget, last_us))
+                break;
+            int64_t t0 = clock_now_us();
+            int keep = d == 0 ? m : filter(idx, m, eq, BG_ROOT_KEEP, BG_ROOT_MARGIN);
+            if (d > 0 && keep < (lines < m ? lines : m))
+                keep = lines < m ? lines : m;
+            for (int k = 0; k < keep; k++)
+                play_value(&s, &l.v[idx[k]].after, p->turn, d, &tmp[k]);
+            if (d > 0 && s.aborted)
+                break;
+            for (int k = 0; k < keep; k++) {
+                pr[idx[k]] = tmp[k];
+                eq[idx[k]] = bg_equity(&tmp[k]);
+            }
+            m = keep;
+            sort_by(idx, m, eq);
+            for (int k = 0; k < lines && k < m; k++) {
+                bg_play_token(&p->b, p->turn, p->dice[0], p->dice[1], &l.v[idx[k]], tok,
+                              sizeof tok);
+                report(hooks, lim, d, k + 1, &pr[idx[k]], tok, s.nodes);
+            }
+            last_us = clock_now_us() - t0;
         }
-        bg_play_token(&p->b, p->turn, p->dice[0], p->dice[1], &l.v[order[0]], out->best,
+        bg_play_token(&p->b, p->turn, p->dice[0], p->dice[1], &l.v[idx[0]], out->best,
                       sizeof out->best);
     }
-    free(order);
+    free(idx);
     free(eq);
     free(pr);
+    free(tmp);
     bg_plays_free(&l);
+    bg_search_free(&s);
+}
+
+// Cube decisions, from the view of the player on roll (the doubler).
+static void cube_action(const BgPosition *p, const SearchLimits *lim, SearchHooks *hooks,
+                        SearchResult *out) {
+    BgSearch s;
+    bg_search_init(&s);
+    s.hooks = hooks;
+    int64_t budget;
+    int maxd = plan(p, lim, &s, &budget);
+    BgProbs pr = {0, 0, 0, 0, 0};
+    int64_t last_us = 0;
+    const char *answer = "roll";
+    for (int d = 0; d <= maxd; d++) {
+        if (d > 0 && !next_fits(lim, budget, last_us))
+            break;
+        int64_t t0 = clock_now_us();
+        BgProbs v;
+        bg_eval_ply(&s, &p->b, p->turn, d, &v);
+        if (d > 0 && s.aborted)
+            break;
+        pr = v;
+        double eq = bg_equity(&pr);
+        bool gammons_count = !(p->length == 0 && p->jacoby && p->owner < 0);
+        BgProbs shown = pr;
+        if (p->doubled) {
+            answer = eq <= BG_TAKE_UPTO ? "take" : "drop";
+            shown = bg_probs_flip(&pr); // reported for the player who answers
+        } else {
+            answer =
+                bg_can_double(p) && eq >= BG_DOUBLE_FROM && (!gammons_count || eq < BG_TOO_GOOD)
+                    ? "double"
+                    : "roll";
+        }
+        if (!allowed(lim, answer) && lim->nsearchmoves > 0)
+            answer = lim->searchmoves[0];
+        report(hooks, lim, d, 1, &shown, answer, s.nodes);
+        last_us = clock_now_us() - t0;
+    }
+    snprintf(out->best, sizeof out->best, "%s", answer);
+    bg_search_free(&s);
 }
 
 void bg_search(const BgPosition *p, const SearchLimits *lim, SearchHooks *hooks,
@@ -110,23 +341,8 @@ void bg_search(const BgPosition *p, const SearchLimits *lim, SearchHooks *hooks,
         strcpy(out->best, "(none)");
         return;
     }
-    if (p->dice[0]) {
+    if (p->dice[0])
         choose_play(p, lim, hooks, out);
-        return;
-    }
-    // Cube decisions, from the doubler's (the player on roll's) view.
-    BgProbs pr;
-    bg_evaluate(&p->b, p->turn, &pr);
-    double eq = bg_equity(&pr);
-    const char *answer;
-    if (p->doubled) {
-        answer = eq <= BG_TAKE_UPTO ? "take" : "drop";
-        pr = bg_probs_flip(&pr); // reported for the player who answers
-    } else {
-        answer = bg_can_double(p) && eq >= BG_DOUBLE_FROM && eq < BG_TOO_GOOD ? "double" : "roll";
-    }
-    if (!allowed(lim, answer) && lim->nsearchmoves > 0)
-        answer = lim->searchmoves[0];
-    snprintf(out->best, sizeof out->best, "%s", answer);
-    report(hooks, lim, 1, &pr, answer, 1);
+    else
+        cube_action(p, lim, hooks, out);
 }

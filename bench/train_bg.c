@@ -1,0 +1,168 @@
+// train-bg: tabula's trainer for the backgammon nets; the method is described in
+// bench/bg_train.h.
+//
+// --games is the length of the run (the step size goes linearly from --alpha to --alpha-end
+// over it); --until stops earlier (at that many games in all), to be resumed later.
+//
+// Deterministic for a seed: the weights file holds the games played and the random state, so
+// a run resumed from a checkpoint continues exactly as if it had not stopped.
+//
+// Usage: train-bg [--games N] [--until N] [--seed S] [--out FILE] [--resume] [--alpha A]
+//                 [--alpha-end B]
+//                 [--lambda L] [--hidden-contact H] [--hidden-race H] [--report N]
+//                 [--bench-every N] [--bench-games N] [--save-every N] [--quiet]
+#include "bench/bg_match.h"
+#include "bench/bg_train.h"
+#include "engine/core/clock.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BENCH_SEED 20240601ULL
+
+typedef struct Options {
+    uint64_t games, until, seed, report, bench_every, bench_games, save_every;
+    const char *out;
+    bool resume, quiet;
+    double alpha, alpha_end, lambda;
+    int hidden_contact, hidden_race;
+} Options;
+
+static bool arg_u64(const char *s, uint64_t *v) {
+    char *end;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (!*s || *end)
+        return false;
+    *v = x;
+    return true;
+}
+
+static bool arg_double(const char *s, double *v) {
+    char *end;
+    *v = strtod(s, &end);
+    return *s && !*end;
+}
+
+static int usage(void) {
+    fprintf(
+        stderr,
+        "usage: train-bg [--games N] [--until N] [--seed S] [--out FILE] [--resume] [--alpha A] "
+        "[--alpha-end B] [--lambda L] [--hidden-contact H] [--hidden-race H] "
+        "[--report N] [--bench-every N] [--bench-games N] [--save-every N] "
+        "[--quiet]\n");
+    return 2;
+}
+
+int main(int argc, char **argv) {
+    Options o = {.games = 100000,
+                 .seed = 1,
+                 .report = 1000,
+                 .bench_every = 10000,
+                 .bench_games = 1000,
+                 .save_every = 10000,
+                 .out = "bgnet.bin",
+                 .alpha = 0.1,
+                 .alpha_end = 0.1,
+                 .lambda = 0.7,
+                 .hidden_contact = 80,
+                 .hidden_race = 40};
+    bool alpha_end_set = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t u;
+        bool ok = true;
+        if (!strcmp(a, "--resume"))
+            o.resume = true;
+        else if (!strcmp(a, "--quiet"))
+            o.quiet = true;
+        else if (!v)
+            return usage();
+        else if (!strcmp(a, "--games"))
+            ok = arg_u64(v, &o.games);
+        else if (!strcmp(a, "--until"))
+            ok = arg_u64(v, &o.until);
+        else if (!strcmp(a, "--seed"))
+            ok = arg_u64(v, &o.seed);
+        else if (!strcmp(a, "--out"))
+            o.out = v;
+        else if (!strcmp(a, "--alpha"))
+            ok = arg_double(v, &o.alpha);
+        else if (!strcmp(a, "--alpha-end"))
+            ok = arg_double(v, &o.alpha_end), alpha_end_set = true;
+        else if (!strcmp(a, "--lambda"))
+            ok = arg_double(v, &o.lambda);
+        else if (!strcmp(a, "--hidden-contact"))
+            ok = arg_u64(v, &u), o.hidden_contact = (int)u;
+        else if (!strcmp(a, "--hidden-race"))
+            ok = arg_u64(v, &u), o.hidden_race = (int)u;
+        else if (!strcmp(a, "--report"))
+            ok = arg_u64(v, &o.report);
+        else if (!strcmp(a, "--bench-every"))
+            ok = arg_u64(v, &o.bench_every);
+        else if (!strcmp(a, "--bench-games"))
+            ok = arg_u64(v, &o.bench_games);
+        else if (!strcmp(a, "--save-every"))
+            ok = arg_u64(v, &o.save_every);
+        else
+            return usage();
+        if (!ok)
+            return usage();
+        if (strcmp(a, "--resume") && strcmp(a, "--quiet"))
+            i++;
+    }
+    if (!alpha_end_set)
+        o.alpha_end = o.alpha;
+    BgNets nets;
+    if (o.resume) {
+        if (bg_nets_load(&nets, o.out)) {
+            fprintf(stderr, "train-bg: cannot read %s to resume\n", o.out);
+            return 1;
+        }
+        printf("resumed from %s at game %llu\n", o.out, (unsigned long long)nets.games);
+    } else if (bg_nets_init(&nets, o.hidden_contact, o.hidden_race, o.seed)) {
+        fprintf(stderr, "train-bg: bad net sizes (1 to %d hidden units)\n", BG_NET_MAX_HIDDEN);
+        return 1;
+    }
+    printf("train-bg: %llu games, seed %llu, alpha %.4f -> %.4f, lambda %.2f, hidden %d and %d\n",
+           (unsigned long long)o.games, (unsigned long long)o.seed, o.alpha, o.alpha_end, o.lambda,
+           nets.net[0].hidden, nets.net[1].hidden);
+    fflush(stdout);
+    int64_t t0 = clock_now_us(), tr = t0;
+    uint64_t plies = 0, since = 0;
+    uint64_t last = o.until && o.until < o.games ? o.until : o.games;
+    while (nets.games < last) {
+        double alpha = o.alpha + (o.alpha_end - o.alpha) * (double)nets.games / (double)o.games;
+        plies += (uint64_t)bg_train_game(&nets, &nets.rng, alpha, o.lambda);
+        nets.games++;
+        since++;
+        if (!o.quiet && o.report && nets.games % o.report == 0) {
+            int64_t now = clock_now_us();
+            printf("games %llu  %.0f games/s  %.1f plies/game  alpha %.4f  %.0f s\n",
+                   (unsigned long long)nets.games, since * 1e6 / (double)(now - tr),
+                   (double)plies / (double)since, alpha, (now - t0) / 1e6);
+            tr = now;
+            since = plies = 0;
+            fflush(stdout);
+        }
+        if (o.save_every && nets.games % o.save_every == 0 && bg_nets_save(&nets, o.out))
+            fprintf(stderr, "train-bg: cannot write %s\n", o.out);
+        if (!o.quiet && o.bench_every && nets.games % o.bench_every == 0) {
+            double se, ppg = bg_match_pubeval(&nets, 0, (int)o.bench_games, BENCH_SEED, &se);
+            printf("bench games %llu: %+.3f ppg +- %.3f (95%%) vs pubeval over %llu games, 0 ply\n",
+                   (unsigned long long)nets.games, ppg, 1.96 * se,
+                   (unsigned long long)o.bench_games);
+            fflush(stdout);
+        }
+    }
+    if (bg_nets_save(&nets, o.out)) {
+        fprintf(stderr, "train-bg: cannot write %s\n", o.out);
+        return 1;
+    }
+    printf("done: %llu games, weights checksum %016llx, written to %s in %.0f s\n",
+           (unsigned long long)nets.games, (unsigned long long)bg_nets_checksum(&nets), o.out,
+           (clock_now_us() - t0) / 1e6);
+    bg_nets_free(&nets);
+    return 0;
+}
