@@ -146,6 +146,18 @@ static inline void unmake(Worker *w, Move m, const Undo *u) {
     pos_undo_move(&w->pos, m, u);
 }
 
+// True when m indexes only points of the board and, placing, a man in hand: what
+// pos_key_after needs.
+static inline bool move_plausible(const Position *p, Move m) {
+    int np = p->rules->board->npoints, from = move_from(m);
+    if (move_to(m) >= np || (from == NO_POINT ? !p->hand[p->side] : from >= np))
+        return false;
+    for (int i = 0, r; i < MAX_REMOVALS && (r = move_removal(m, i)) >= 0; i++)
+        if (r >= np)
+            return false;
+    return true;
+}
+
 // The static evaluation, through the thread's cache.
 static inline int evaluate(Worker *w) {
     EvalCacheEntry *e = &w->eval_cache[w->pos.key & (EVAL_CACHE_SIZE - 1)];
@@ -382,6 +394,11 @@ static int search(Worker *w, int alpha, int beta, int depth, int ply, bool pv_no
             (bound == BOUND_EXACT || (bound == BOUND_LOWER && s >= beta) ||
              (bound == BOUND_UPPER && s <= alpha)))
             return s;
+        // The hash move usually goes first: fetch its child's bucket while the moves are
+        // generated (a move of another position, from a key collision, must not index
+        // outside the key tables; if it is not legal here, the fetch is only wasted).
+        if (tt_move && move_plausible(&w->pos, tt_move))
+            tt_prefetch(w->sh->tt, pos_key_after(&w->pos, tt_move));
     }
     const MillSearchParams *sp = &mill_search_params;
     // The static evaluation is needed only near the leaves, for reverse futility.
