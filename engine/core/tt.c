@@ -5,12 +5,29 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+#define HUGE_PAGE (2u << 20)
+
+// Memory for the table: on 2 MB boundaries and in huge pages where the system has them, since
+// a probe lands on a random line of the whole table and with small pages most probes would
+// also miss the TLB.
+static TTBucket *alloc_buckets(size_t bytes) {
+    if (bytes < HUGE_PAGE)
+        return aligned_alloc(64, bytes);
+    TTBucket *b = aligned_alloc(HUGE_PAGE, (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE);
+#ifdef MADV_HUGEPAGE
+    if (b)
+        madvise(b, bytes, MADV_HUGEPAGE);
+#endif
+    return b;
+}
 
 bool tt_init(TT *tt, size_t mb) {
     if (mb < 1)
         mb = 1;
     size_t n = (mb << 20) / sizeof(TTBucket);
-    TTBucket *b = aligned_alloc(64, n * sizeof(TTBucket));
+    TTBucket *b = alloc_buckets(n * sizeof(TTBucket));
     if (!b)
         return false;
     free(tt->buckets);

@@ -146,6 +146,18 @@ static inline void unmake(Worker *w, Move m, const Undo *u) {
     pos_undo_move(&w->pos, m, u);
 }
 
+// True when m indexes only points of the board and, placing, a man in hand: what
+// pos_key_after needs.
+static inline bool move_plausible(const Position *p, Move m) {
+    int np = p->rules->board->npoints, from = move_from(m);
+    if (move_to(m) >= np || (from == NO_POINT ? !p->hand[p->side] : from >= np))
+        return false;
+    for (int i = 0, r; i < MAX_REMOVALS && (r = move_removal(m, i)) >= 0; i++)
+        if (r >= np)
+            return false;
+    return true;
+}
+
 // The static evaluation, through the thread's cache.
 static inline int evaluate(Worker *w) {
     EvalCacheEntry *e = &w->eval_cache[w->pos.key & (EVAL_CACHE_SIZE - 1)];
@@ -382,6 +394,11 @@ static int search(Worker *w, int alpha, int beta, int depth, int ply, bool pv_no
             (bound == BOUND_EXACT || (bound == BOUND_LOWER && s >= beta) ||
              (bound == BOUND_UPPER && s <= alpha)))
             return s;
+        // The hash move usually goes first: fetch its child's bucket while the moves are
+        // generated (a move of another position, from a key collision, must not index
+        // outside the key tables; if it is not legal here, the fetch is only wasted).
+        if (tt_move && move_plausible(&w->pos, tt_move))
+            tt_prefetch(w->sh->tt, pos_key_after(&w->pos, tt_move));
     }
     const MillSearchParams *sp = &mill_search_params;
     // The static evaluation is needed only near the leaves, for reverse futility.
@@ -414,7 +431,10 @@ static int search(Worker *w, int alpha, int beta, int depth, int ply, bool pv_no
                 break;
             }
     }
-    OrderKey cur = order_key(1 << 30, 0), ahead = 0;
+    // The current and the next move as list place and score: plain integers, since they live
+    // across the recursive call (kept as vector lanes, they were spilled and reloaded at a
+    // width the store could not forward).
+    int cur_pos = 0, cur_score = 1 << 30, ahead_pos = 0, ahead_score = 0;
     if (!first) {
         score_moves(w, moves, keys, 0, n, ply);
         OrderKey k = take_best(keys, n);
@@ -424,7 +444,7 @@ static int search(Worker *w, int alpha, int beta, int depth, int ply, bool pv_no
         moves[b] = m;
         if (b)
             keys[b] = order_key(key_score(keys[0]), b);
-        cur = order_key(key_score(k), 0);
+        cur_score = key_score(k);
     }
     keys[0] = KEY_TAKEN;
 
@@ -435,15 +455,23 @@ static int search(Worker *w, int alpha, int beta, int depth, int ply, bool pv_no
     for (int i = 0; i < n; i++) {
         if (i == 1 && first)
             score_moves(w, moves, keys, 1, n, ply);
-        if (i > 0)
-            cur = i == 1 ? take_best(keys, n) : ahead;
+        if (i == 1) {
+            OrderKey k = take_best(keys, n);
+            cur_pos = key_pos(k);
+            cur_score = key_score(k);
+        } else if (i > 1) {
+            cur_pos = ahead_pos;
+            cur_score = ahead_score;
+        }
         // From the second move on, fetch the next child's table entry early.
         if (i > 0 && i + 1 < n) {
-            ahead = take_best(keys, n);
-            tt_prefetch(w->sh->tt, pos_key_after(&w->pos, moves[key_pos(ahead)]));
+            OrderKey k = take_best(keys, n);
+            ahead_pos = key_pos(k);
+            ahead_score = key_score(k);
+            tt_prefetch(w->sh->tt, pos_key_after(&w->pos, moves[ahead_pos]));
         }
-        Move m = moves[key_pos(cur)];
-        bool quiet = key_score(cur) < (1 << 18) && move_removal(m, 0) < 0;
+        Move m = moves[cur_pos];
+        bool quiet = cur_score < (1 << 18) && move_removal(m, 0) < 0;
         // Late move pruning: near the leaves, quiet moves far down the list are skipped. The
         // moves after a quiet one score lower, so are quiet too (removals score higher) and
         // are all skipped: stop here.
