@@ -5,6 +5,7 @@
 
 #include "tests/helpers.h"
 
+#include "engine/backgammon/cube.h"
 #include "engine/backgammon/game.h"
 #include "engine/backgammon/ids.h"
 #include "engine/backgammon/movegen.h"
@@ -666,6 +667,51 @@ START_TEST(test_external_serve) {
 }
 END_TEST
 
+// Janowski money cube (cube.h), hand-checked. No gammons (W = L = 1), x = 0.68: the taker
+// owning the cube has equity -1 + 2.34 q per unit, so doubled to 2 it takes from q = 1 / 4.68
+// = 21.4% (a dead cube, x = 0: 25%).
+static BgProbs no_gammons(double win) {
+    BgProbs p = {win, 0, 0, 0, 0};
+    return p;
+}
+
+START_TEST(test_cube_take_point) {
+    // The doubler's chances are 1 - q.
+    BgCubeDecision d = bg_cube_decide(&(BgProbs){0.78, 0, 0, 0, 0}, true, false, 0.68);
+    ck_assert(d.should_take); // q = 22%
+    d = bg_cube_decide(&(BgProbs){0.79, 0, 0, 0, 0}, true, false, 0.68);
+    ck_assert(!d.should_take); // q = 21%
+    BgProbs at = no_gammons(1 - 0.5 / 2.34);
+    ck_assert_double_eq_tol(bg_cube_decide(&at, true, false, 0.68).double_take, 1.0, 1e-9);
+    // Dead cube: exactly 25%.
+    at = no_gammons(0.75);
+    ck_assert_double_eq_tol(bg_cube_decide(&at, true, false, 0.0).double_take, 1.0, 1e-9);
+    // Cubeful equities at the ends: owning the cube at p = 0 loses 1, cashes at p >= 0.8.
+    BgProbs zero = no_gammons(0), cash = no_gammons(0.8);
+    ck_assert_double_eq_tol(bg_cubeful_money(&zero, BG_CUBE_MINE, false, 0.68), -1, 1e-9);
+    ck_assert_double_eq_tol(bg_cubeful_money(&cash, BG_CUBE_MINE, false, 1.0), 1, 1e-9);
+}
+END_TEST
+
+START_TEST(test_cube_doubling_window) {
+    // No gammons, centred cube, x = 0.68: 50% is no double; 70% doubles (and is a take);
+    // 85% doubles and is a pass.
+    BgCubeDecision d = bg_cube_decide(&(BgProbs){0.50, 0, 0, 0, 0}, true, false, 0.68);
+    ck_assert(!d.should_double);
+    d = bg_cube_decide(&(BgProbs){0.70, 0, 0, 0, 0}, true, false, 0.68);
+    ck_assert(d.should_double && d.should_take);
+    d = bg_cube_decide(&(BgProbs){0.85, 0, 0, 0, 0}, true, false, 0.68);
+    ck_assert(d.should_double && !d.should_take);
+    // Too good: 85% wins with 60% gammons, the opponent passes; playing on is worth more than
+    // the point (Jacoby off).
+    d = bg_cube_decide(&(BgProbs){0.85, 0.60, 0, 0, 0}, true, false, 0.68);
+    ck_assert(!d.should_double && !d.should_take);
+    // With the Jacoby rule and a centred cube the same position doubles out.
+    d = bg_cube_decide(&(BgProbs){0.85, 0.60, 0, 0, 0}, true, true, 0.68);
+    ck_assert(d.should_double);
+}
+END_TEST
+
 Suite *backgammon_suite(void) {
     Suite *s = suite_create("backgammon");
     TCase *tc = tcase_create("plays");
@@ -702,6 +748,11 @@ Suite *backgammon_suite(void) {
     tcase_add_test(tc, test_external_answers);
     tcase_add_loop_test(tc, test_external_bad, 0, (int)(sizeof EXT_BAD / sizeof EXT_BAD[0]));
     tcase_add_test(tc, test_external_serve);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("cube");
+    tcase_add_test(tc, test_cube_take_point);
+    tcase_add_test(tc, test_cube_doubling_window);
     suite_add_tcase(s, tc);
     return s;
 }
