@@ -35,8 +35,7 @@ static bool read_fields(const char *line, int *v, Error *err) {
         s = end;
         if (i < FIBS_FIELDS - 1) {
             if (*s != ':')
-                return error_set(err, "board line with %d fields, expected %d", i + 1,
-                                 FIBS_FIELDS);
+                return error_set(err, "board line with %d fields, expected %d", i + 1, FIBS_FIELDS);
             s++;
         }
     }

@@ -29,8 +29,7 @@ typedef struct ExternalSettings {
 
 // Read a FIBS board line into p, the player who acts being player 1 (X), the opponent player
 // 0; *direction gets the line's direction (-1: you move from 24 to 1, as gnubg sends it).
-bool external_parse_board(const char *line, bool jacoby, BgPosition *p, int *direction,
-                          Error *err);
+bool external_parse_board(const char *line, bool jacoby, BgPosition *p, int *direction, Error *err);
 
 // The answer to one line (without the newline): a play, a cube action, or `error: <why>`
 // for a line that is not a valid board. Returns false for the error.
