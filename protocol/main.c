@@ -4,6 +4,7 @@
 #include "engine/core/clock.h"
 #include "engine/mill/game.h"
 #include "engine/mill/solve.h"
+#include "protocol/external.h"
 #include "protocol/prompt.h"
 #include "protocol/uci.h"
 
@@ -48,6 +49,11 @@ static const char USAGE[] =
                              "every position\n"
                              "        with no men in hand and 3 to M men a side (default FILE "
                              "VARIANT-menM.tdb)\n"
+                             "  external [--port PORT] [--plies N] [--jacoby on|off] [--once]\n"
+                             "        play backgammon as a GNU Backgammon external player: "
+                             "listen on\n"
+                             "        127.0.0.1:PORT (default 4321) and answer gnubg's board "
+                             "lines\n"
                              "  --help, -h       this text\n"
                              "  --version        the version\n";
 
@@ -268,6 +274,8 @@ int main(int argc, char **argv) {
             return run_solve(argc - 2, argv + 2);
         if (!strcmp(argv[1], "bench"))
             return run_bench(argc - 2, argv + 2);
+        if (!strcmp(argv[1], "external"))
+            return external_main(argc - 2, argv + 2);
         fprintf(stderr, "tabula: unknown command '%s'\n%s", argv[1], USAGE);
         return 2;
     }

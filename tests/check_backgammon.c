@@ -5,10 +5,12 @@
 
 #include "tests/helpers.h"
 
+#include "engine/backgammon/cube.h"
 #include "engine/backgammon/game.h"
 #include "engine/backgammon/ids.h"
 #include "engine/backgammon/movegen.h"
 #include "engine/backgammon/notation.h"
+#include "protocol/external.h"
 #include "protocol/output.h"
 #include "protocol/uci.h"
 
@@ -561,6 +563,155 @@ START_TEST(test_uci_perft) {
 }
 END_TEST
 
+// gnubg's external-player lines (protocol/external.h), as gnubg 1.07 sent them: the opening
+// position after the opponent played 13/8 24/22, before our roll, and with 31 rolled.
+#define EXT_HEAD                                                                                   \
+    "board:gnubg:tabula:0:0:0:0:-1:0:-1:0:0:5:0:3:0:0:0:-4:5:0:0:0:-4:0:-5:0:0:0:0:2:0:1:"
+#define EXT_TAIL ":1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1"
+#define EXT_CUBE EXT_HEAD "0:0:0:0" EXT_TAIL
+#define EXT_ROLL EXT_HEAD "3:1:3:1" EXT_TAIL
+
+START_TEST(test_external_parse) {
+    BgPosition p;
+    Error err;
+    int dir = 0;
+    ck_assert_msg(external_parse_board(EXT_ROLL, true, &p, &dir, &err), "%s", err.msg);
+    ck_assert_int_eq(dir, -1);
+    ck_assert_int_eq(p.turn, 1);
+    ck_assert_int_eq(p.dice[0], 3);
+    ck_assert_int_eq(p.dice[1], 1);
+    ck_assert_int_eq(p.b.c[1][23], 2);
+    ck_assert_int_eq(p.b.c[1][12], 5);
+    ck_assert_int_eq(p.b.c[1][7], 3);
+    ck_assert_int_eq(p.b.c[1][5], 5);
+    ck_assert_int_eq(p.b.c[0][23], 1); // their 24-point is our 1-point
+    ck_assert_int_eq(p.b.c[0][21], 1);
+    ck_assert_int_eq(p.b.c[0][12], 4);
+    ck_assert_int_eq(p.b.c[0][7], 4);
+    ck_assert_int_eq(p.b.c[0][5], 5);
+    ck_assert_int_eq(p.cube, 1);
+    ck_assert_int_eq(p.owner, -1);
+    ck_assert_int_eq(p.length, 0);
+    ck_assert(!p.doubled);
+}
+END_TEST
+
+START_TEST(test_external_answers) {
+    ExternalSettings set = {0, true, NULL};
+    char out[256];
+    ck_assert(external_answer(&set, EXT_ROLL, out, sizeof out));
+    int a, b, c, d;
+    char extra;
+    ck_assert_msg(sscanf(out, "%d/%d %d/%d%c", &a, &b, &c, &d, &extra) == 4, "%s", out);
+    ck_assert(a > b && c > d && a - b + c - d == 4);
+    ck_assert(external_answer(&set, EXT_CUBE, out, sizeof out));
+    ck_assert_msg(!strcmp(out, "roll") || !strcmp(out, "double"), "%s", out);
+    // The opponent doubled to 2: take or drop.
+    const char *offered = EXT_HEAD "0:0:0:0:1:1:1:1:1:-1:0:25:0:0:0:0:0:0:0:1";
+    ck_assert_msg(external_answer(&set, offered, out, sizeof out), "%s", out);
+    ck_assert_msg(!strcmp(out, "take") || !strcmp(out, "drop"), "%s", out);
+    // Our last checker on the bar against a closed board: nothing to play, an empty answer.
+    const char *closed = "board:a:b:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:"
+                         "-2:-2:-2:-2:-2:-2:1:1:6:5:6:5:1:1:1:0:1:-1:0:25:14:3:1:0:0:0:0:1";
+    ck_assert_msg(external_answer(&set, closed, out, sizeof out), "%s", out);
+    ck_assert_str_eq(out, "");
+}
+END_TEST
+
+// clang-format off
+static const char *const EXT_BAD[] = {
+    "",
+    "board",
+    "hello:world",
+    "board:a:b:1:2:3",
+    "board:a:b:" "0:0:0:x:-1:0:-1:0:0:5:0:3:0:0:0:-4:5:0:0:0:-4:0:-5:0:0:0:0:2:0:1:3:1:3:1"
+        EXT_TAIL,
+    EXT_ROLL ":7",                                    // 51 fields
+    EXT_HEAD "7:1:7:1" EXT_TAIL,                      // a die of 7
+    EXT_HEAD "3:1:3:1:3:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1", // cube 3
+    EXT_HEAD "3:1:3:1:1:1:1:0:5:-1:0:25:0:0:0:0:0:0:0:1", // colour 5
+    "board:a:b:0:0:0:0:-1:0:-1:0:0:16:0:3:0:0:0:-4:5:0:0:0:-4:0:-5:0:0:0:0:2:0:1:3:1:3:1"
+        EXT_TAIL,                                     // 16 checkers on a point
+    "board:a:b:0:0:0:0:-1:0:-1:0:0:5:0:3:0:0:0:-4:5:0:0:0:-4:0:-5:0:0:0:0:2:0:1:3:1:3:1"
+        ":1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:99999999999999999999",
+    "board:a:b:5:7:0:0:-1:0:-1:0:0:5:0:3:0:0:0:-4:5:0:0:0:-4:0:-5:0:0:0:0:2:0:1:3:1:3:1"
+        EXT_TAIL,                                     // score 7 in a 5-point match
+    "board:a:b:" "0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:0:1:3:1:3:1" EXT_TAIL,
+};
+// clang-format on
+
+START_TEST(test_external_bad) {
+    ExternalSettings set = {0, true, NULL};
+    char out[256];
+    ck_assert(!external_answer(&set, EXT_BAD[_i], out, sizeof out));
+    ck_assert_msg(!strncmp(out, "error: ", 7), "%s", out);
+}
+END_TEST
+
+START_TEST(test_external_serve) {
+    static const char in_text[] = EXT_CUBE "\n\0" EXT_ROLL "\r\n\0nonsense\n";
+    FILE *in = fmemopen((void *)in_text, sizeof in_text - 1, "r");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    ExternalSettings set = {0, true, NULL};
+    external_serve(&set, in, out);
+    fclose(in);
+    fclose(out);
+    int lines = 0;
+    for (size_t i = 0; i < len; i++)
+        lines += buf[i] == '\n';
+    ck_assert_msg(lines == 3, "%s", buf);
+    ck_assert_msg(strstr(buf, "\nerror: not a board line\n"), "%s", buf);
+    free(buf);
+}
+END_TEST
+
+// Janowski money cube (cube.h), hand-checked. No gammons (W = L = 1), x = 0.68: the taker
+// owning the cube has equity -1 + 2.34 q per unit, so doubled to 2 it takes from q = 1 / 4.68
+// = 21.4% (a dead cube, x = 0: 25%).
+static BgProbs no_gammons(double win) {
+    BgProbs p = {win, 0, 0, 0, 0};
+    return p;
+}
+
+START_TEST(test_cube_take_point) {
+    // The doubler's chances are 1 - q.
+    BgCubeDecision d = bg_cube_decide(&(BgProbs){0.78, 0, 0, 0, 0}, true, false, 0.68);
+    ck_assert(d.should_take); // q = 22%
+    d = bg_cube_decide(&(BgProbs){0.79, 0, 0, 0, 0}, true, false, 0.68);
+    ck_assert(!d.should_take); // q = 21%
+    BgProbs at = no_gammons(1 - 0.5 / 2.34);
+    ck_assert_double_eq_tol(bg_cube_decide(&at, true, false, 0.68).double_take, 1.0, 1e-9);
+    // Dead cube: exactly 25%.
+    at = no_gammons(0.75);
+    ck_assert_double_eq_tol(bg_cube_decide(&at, true, false, 0.0).double_take, 1.0, 1e-9);
+    // Cubeful equities at the ends: owning the cube at p = 0 loses 1, cashes at p >= 0.8.
+    BgProbs zero = no_gammons(0), cash = no_gammons(0.8);
+    ck_assert_double_eq_tol(bg_cubeful_money(&zero, BG_CUBE_MINE, false, 0.68), -1, 1e-9);
+    ck_assert_double_eq_tol(bg_cubeful_money(&cash, BG_CUBE_MINE, false, 1.0), 1, 1e-9);
+}
+END_TEST
+
+START_TEST(test_cube_doubling_window) {
+    // No gammons, centred cube, x = 0.68: 50% is no double; 70% doubles (and is a take);
+    // 85% doubles and is a pass.
+    BgCubeDecision d = bg_cube_decide(&(BgProbs){0.50, 0, 0, 0, 0}, true, false, 0.68);
+    ck_assert(!d.should_double);
+    d = bg_cube_decide(&(BgProbs){0.70, 0, 0, 0, 0}, true, false, 0.68);
+    ck_assert(d.should_double && d.should_take);
+    d = bg_cube_decide(&(BgProbs){0.85, 0, 0, 0, 0}, true, false, 0.68);
+    ck_assert(d.should_double && !d.should_take);
+    // Too good: 85% wins with 60% gammons, the opponent passes; playing on is worth more than
+    // the point (Jacoby off).
+    d = bg_cube_decide(&(BgProbs){0.85, 0.60, 0, 0, 0}, true, false, 0.68);
+    ck_assert(!d.should_double && !d.should_take);
+    // With the Jacoby rule and a centred cube the same position doubles out.
+    d = bg_cube_decide(&(BgProbs){0.85, 0.60, 0, 0, 0}, true, true, 0.68);
+    ck_assert(d.should_double);
+}
+END_TEST
+
 Suite *backgammon_suite(void) {
     Suite *s = suite_create("backgammon");
     TCase *tc = tcase_create("plays");
@@ -589,6 +740,19 @@ Suite *backgammon_suite(void) {
     tcase_add_test(tc, test_uci_errors);
     tcase_add_test(tc, test_uci_go);
     tcase_add_test(tc, test_uci_perft);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("external");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_external_parse);
+    tcase_add_test(tc, test_external_answers);
+    tcase_add_loop_test(tc, test_external_bad, 0, (int)(sizeof EXT_BAD / sizeof EXT_BAD[0]));
+    tcase_add_test(tc, test_external_serve);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("cube");
+    tcase_add_test(tc, test_cube_take_point);
+    tcase_add_test(tc, test_cube_doubling_window);
     suite_add_tcase(s, tc);
     return s;
 }

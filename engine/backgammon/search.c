@@ -1,5 +1,6 @@
 #include "engine/backgammon/search.h"
 
+#include "engine/backgammon/cube.h"
 #include "engine/backgammon/game.h"
 #include "engine/backgammon/notation.h"
 #include "engine/core/clock.h"
@@ -316,14 +317,17 @@ static void cube_action(const BgPosition *p, const SearchLimits *lim, SearchHook
         double eq = bg_equity(&pr);
         bool gammons_count = !(p->length == 0 && p->jacoby && p->owner < 0);
         BgProbs shown = pr;
+        // Money play: Janowski's cubeful equity (cube.h); match play: the simple thresholds.
+        BgCubeDecision cd = bg_cube_decide(&pr, p->owner < 0, p->jacoby, BG_CUBE_EFFICIENCY);
+        bool money = p->length == 0;
         if (p->doubled) {
-            answer = eq <= BG_TAKE_UPTO ? "take" : "drop";
+            bool take = money ? cd.should_take : eq <= BG_TAKE_UPTO;
+            answer = take ? "take" : "drop";
             shown = bg_probs_flip(&pr); // reported for the player who answers
         } else {
-            answer =
-                bg_can_double(p) && eq >= BG_DOUBLE_FROM && (!gammons_count || eq < BG_TOO_GOOD)
-                    ? "double"
-                    : "roll";
+            bool dbl = money ? cd.should_double
+                             : eq >= BG_DOUBLE_FROM && (!gammons_count || eq < BG_TOO_GOOD);
+            answer = bg_can_double(p) && dbl ? "double" : "roll";
         }
         if (!allowed(lim, answer) && lim->nsearchmoves > 0)
             answer = lim->searchmoves[0];

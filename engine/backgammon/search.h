@@ -17,11 +17,10 @@
 // depth is expected to fit; a `go` without a depth stops at BG_DEFAULT_DEPTH. An iteration cut
 // short by stop or time is dropped for the last complete one.
 //
-// Cube, from the cubeless equity E of the player on roll at the search depth (money play,
-// simple thresholds, no cube theory or match equity yet): double when BG_DOUBLE_FROM <= E and
-// E < BG_TOO_GOOD (too good: playing on for a gammon beats cashing; never with the Jacoby rule
-// and a centred cube, where gammons do not count); take when the doubler's E is at most
-// BG_TAKE_UPTO (a dead-cube take point of 25% would be 0.5; owning the cube is worth a little).
+// Cube, at the search depth: in money play from Janowski's cubeful equity (cube.h); in match
+// play (no match equity table yet) from the cubeless equity E of the player on roll: double
+// when BG_DOUBLE_FROM <= E and E < BG_TOO_GOOD (never too good with the Jacoby rule and a
+// centred cube), take when the doubler's E is at most BG_TAKE_UPTO.
 #ifndef ENGINE_BACKGAMMON_SEARCH_H
 #define ENGINE_BACKGAMMON_SEARCH_H
 
