@@ -125,9 +125,14 @@ static void offer_moves_after(Prompt *p, Words *w, const char *word, const char 
     const GameFamily *f = p->u->family;
     const char *variant = f->variant(p->u->game);
     Error err;
+    if (p->scratch && p->scratch_family != f) { // the session switched family since
+        p->scratch_family->destroy(p->scratch);
+        p->scratch = NULL;
+    }
     if (!p->scratch) {
         if (!(p->scratch = f->create(variant)))
             return;
+        p->scratch_family = f;
         f->set_hash(p->scratch, 1, &err); // it never searches
     }
     if (!f->set_variant(p->scratch, variant, &err))
@@ -256,11 +261,12 @@ static int compare_words(const void *a, const void *b) {
 void prompt_init(Prompt *p, Uci *u) {
     p->u = u;
     p->scratch = NULL;
+    p->scratch_family = NULL;
 }
 
 void prompt_free(Prompt *p) {
     if (p->scratch)
-        p->u->family->destroy(p->scratch);
+        p->scratch_family->destroy(p->scratch);
     p->scratch = NULL;
 }
 

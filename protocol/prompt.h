@@ -11,7 +11,8 @@
 // lines are replayed to find the moves legal after them.
 typedef struct Prompt {
     Uci *u;
-    Game *scratch; // created on first use
+    Game *scratch;                    // created on first use
+    const GameFamily *scratch_family; // the family that created it: the session may switch
 } Prompt;
 
 void prompt_init(Prompt *p, Uci *u);

@@ -5,6 +5,7 @@
 
 #include "protocol/info.h"
 #include "protocol/output.h"
+#include "protocol/prompt.h"
 #include "protocol/uci.h"
 
 #include <ctype.h>
@@ -2562,6 +2563,41 @@ START_TEST(test_sanmill_bad) {
 }
 END_TEST
 
+// How many completions the prompt offers at the end of line.
+static int completions(Prompt *p, const char *line, const char *want) {
+    size_t len = strlen(line), start = len;
+    while (start > 0 && line[start - 1] != ' ')
+        start--;
+    char **words;
+    int n = prompt_complete(p, line, (int)start, (int)len, &words);
+    bool found = !want;
+    for (int i = 0; i < n; i++) {
+        found |= want && !strcmp(words[i], want);
+        free(words[i]);
+    }
+    free(words);
+    ck_assert_msg(found, "'%s' not offered after '%s'", want, line);
+    return n;
+}
+
+// Completing the moves of a `position` line replays them on the prompt's own game; when the
+// session switches between the mill and backgammon families that game is made anew (it used
+// to be the other family's, and was freed and used with the wrong functions).
+START_TEST(test_prompt_across_families) {
+    Session s;
+    session_open(&s);
+    Prompt p;
+    prompt_init(&p, &s.uci);
+    ck_assert_int_eq(completions(&p, "position startpos moves ", "d7"), 24);
+    ck_assert_str_eq(execute(&s, "setoption name UCI_Variant value backgammon"), "");
+    ck_assert_int_eq(completions(&p, "position startpos moves 31 ", "31:8/5,6/5"), 16);
+    ck_assert_str_eq(execute(&s, "setoption name UCI_Variant value six"), "");
+    ck_assert_int_eq(completions(&p, "position startpos moves ", "a5"), 16);
+    prompt_free(&p);
+    session_close(&s);
+}
+END_TEST
+
 // ---------------------------------------------------------------------------------------------
 // The prompt's accessors, and NUL bytes through uci_loop
 
@@ -2752,6 +2788,7 @@ Suite *uci_suite(void) {
     tcase_add_test(tc, test_move_undo_after_position);
     tcase_add_test(tc, test_play);
     tcase_add_test(tc, test_accessors);
+    tcase_add_test(tc, test_prompt_across_families);
     tcase_add_test(tc, test_loop_nul);
     suite_add_tcase(s, tc);
 
