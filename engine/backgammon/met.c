@@ -43,9 +43,7 @@ static void end_values(const GameModel *g, int c, double *v1, double *v0) {
 }
 
 // Whether nobody can gain by turning cube c: any win already ends the match either way.
-static bool dead(const GameModel *g, int c) {
-    return c >= MAX_CUBE || (c >= g->a && c >= g->b);
-}
+static bool dead(const GameModel *g, int c) { return c >= MAX_CUBE || (c >= g->a && c >= g->b); }
 
 static void linear(double v0, double v1, double *out) {
     for (int i = 0; i <= N; i++)
@@ -150,8 +148,8 @@ static double at(const double *f, double p) {
 }
 
 static GameModel table_game(int a, int b, bool post) {
-    GameModel g = {a, b, post, {1 - BG_MET_GAMMON, BG_MET_GAMMON, 0},
-                   {1 - BG_MET_GAMMON, BG_MET_GAMMON, 0}};
+    GameModel g = {
+        a, b, post, {1 - BG_MET_GAMMON, BG_MET_GAMMON, 0}, {1 - BG_MET_GAMMON, BG_MET_GAMMON, 0}};
     return g;
 }
 

@@ -31,7 +31,7 @@
 
 #include <stdbool.h>
 
-#define BG_MET_MAX 25     // the table covers scores up to 25 away (further away: clamped)
+#define BG_MET_MAX 25      // the table covers scores up to 25 away (further away: clamped)
 #define BG_MET_GAMMON 0.26 // share of the games won that end as a gammon, in the table
 #define BG_MET_GRID 64     // grid steps over p in [0, 1]
 
