@@ -1,8 +1,11 @@
 #!/bin/sh
 # tabula as a GNU Backgammon external player: gnubg (the host, and player 0 at its own 0-ply)
-# plays GAMES money games against `tabula external` (player 1) and prints its record.
+# plays GAMES cubeful money games (Jacoby rule on) against `tabula external` (player 1), then
+# this script prints tabula's points per game with a 95% interval.
 # usage: sh bench/gnubg_external.sh [TABULA] [GAMES] [PLIES] [PORT]
-# Needs the gnubg package. See docs/backgammon.md.
+# Environment: SEED (gnubg's dice seed, default 1), LOG (gnubg's record, default
+# gnubg_external.log), GNUBG (the gnubg binary). Needs the gnubg package. See
+# docs/backgammon.md.
 set -eu
 TABULA=${1:-./tabula}
 GAMES=${2:-1}
@@ -10,6 +13,7 @@ PLIES=${3:-1}
 PORT=${4:-$((40000 + $$ % 20000))}
 GNUBG=${GNUBG:-/usr/games/gnubg}
 LOG=${LOG:-gnubg_external.log}
+SEED=${SEED:-1}
 
 "$TABULA" external --port "$PORT" --plies "$PLIES" 2>/dev/null &
 TPID=$!
@@ -18,6 +22,7 @@ sleep 0.5
 
 {
     # gnubg 0-ply for player 0 (checker play and cube), tabula for player 1.
+    echo "set seed $SEED"
     echo "set player 0 gnubg"
     echo "set player 0 chequerplay evaluation plies 0"
     echo "set player 0 cubedecision evaluation plies 0"
@@ -34,5 +39,22 @@ sleep 0.5
     echo "y"
 } | "$GNUBG" -t -q > "$LOG" 2>&1 || true
 
-# Each game ends with "<player> wins a single game / a gammon / ... and N point(s)".
-grep -E "wins (a|an) .* point" "$LOG" || { echo "no game finished; see $LOG"; exit 1; }
+# After each game gnubg prints "The score (after N games) is: gnubg A, tabula B (...)"; a
+# game's points for tabula are the change of B - A.
+grep -E "^The score \(after [0-9]+ games?\) is:" "$LOG" | awk '
+    {
+        s = $0
+        sub(/.*is: /, "", s)
+        split(s, f, /[ ,]+/)   # gnubg A tabula B ...
+        d = (f[4] - f[2]) - last
+        last = f[4] - f[2]
+        n++; sum += d; sq += d * d
+        if (d > 0) won++
+    }
+    END {
+        if (n == 0) { print "no game finished"; exit 1 }
+        m = sum / n
+        sd = n > 1 ? sqrt((sq - n * m * m) / (n - 1)) : 0
+        printf "games %d, tabula won %d: %+.3f points per game +- %.3f (95%%), total %+d\n",
+               n, won, m, 1.96 * sd / sqrt(n), sum
+    }'

@@ -2,6 +2,7 @@
 
 #include "engine/backgammon/cube.h"
 #include "engine/backgammon/game.h"
+#include "engine/backgammon/met.h"
 #include "engine/backgammon/notation.h"
 #include "engine/core/clock.h"
 
@@ -314,20 +315,17 @@ static void cube_action(const BgPosition *p, const SearchLimits *lim, SearchHook
         if (d > 0 && s.aborted)
             break;
         pr = v;
-        double eq = bg_equity(&pr);
-        bool gammons_count = !(p->length == 0 && p->jacoby && p->owner < 0);
         BgProbs shown = pr;
-        // Money play: Janowski's cubeful equity (cube.h); match play: the simple thresholds.
-        BgCubeDecision cd = bg_cube_decide(&pr, p->owner < 0, p->jacoby, BG_CUBE_EFFICIENCY);
-        bool money = p->length == 0;
+        // Money play: Janowski's cubeful equity (cube.h); match play: match winning chances
+        // from tabula's own match equity table (met.h), both at efficiency BG_CUBE_EFFICIENCY.
+        BgCubeDecision cd = p->length == 0
+                                ? bg_cube_decide(&pr, p->owner < 0, p->jacoby, BG_CUBE_EFFICIENCY)
+                                : bg_match_cube_decide(p, &pr, BG_CUBE_EFFICIENCY);
         if (p->doubled) {
-            bool take = money ? cd.should_take : eq <= BG_TAKE_UPTO;
-            answer = take ? "take" : "drop";
+            answer = cd.should_take ? "take" : "drop";
             shown = bg_probs_flip(&pr); // reported for the player who answers
         } else {
-            bool dbl = money ? cd.should_double
-                             : eq >= BG_DOUBLE_FROM && (!gammons_count || eq < BG_TOO_GOOD);
-            answer = bg_can_double(p) && dbl ? "double" : "roll";
+            answer = bg_can_double(p) && cd.should_double ? "double" : "roll";
         }
         if (!allowed(lim, answer) && lim->nsearchmoves > 0)
             answer = lim->searchmoves[0];

@@ -18,9 +18,7 @@
 // short by stop or time is dropped for the last complete one.
 //
 // Cube, at the search depth: in money play from Janowski's cubeful equity (cube.h); in match
-// play (no match equity table yet) from the cubeless equity E of the player on roll: double
-// when BG_DOUBLE_FROM <= E and E < BG_TOO_GOOD (never too good with the Jacoby rule and a
-// centred cube), take when the doubler's E is at most BG_TAKE_UPTO.
+// play from match winning chances with tabula's own match equity table (met.h).
 #ifndef ENGINE_BACKGAMMON_SEARCH_H
 #define ENGINE_BACKGAMMON_SEARCH_H
 
@@ -35,10 +33,6 @@
 #define BG_ROOT_MARGIN 0.16
 #define BG_NODE_KEEP 3
 #define BG_NODE_MARGIN 0.10
-
-#define BG_DOUBLE_FROM 0.40
-#define BG_TOO_GOOD 1.00
-#define BG_TAKE_UPTO 0.55
 
 // The state of one search: the nets, whether to use the bear-off database, the evaluations
 // spent, and when to give up (polled once per roll).
