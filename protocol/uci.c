@@ -27,6 +27,7 @@
 #define ANALYZE_TEXT_MAX 65536
 #define TIME_MAX 1000000000000LL   // ms; thirty years, far from any overflow
 #define COUNT_MAX 1000000          // depth, mate, movestogo
+#define ROLLOUT_MAX 100000         // backgammon rollout trials per candidate
 #define PLAY_MOVETIME_DEFAULT 1000 // ms
 
 typedef struct Tokens {
@@ -317,6 +318,7 @@ typedef enum GoKey {
     GO_NODES,
     GO_MATE,
     GO_MOVETIME,
+    GO_ROLLOUT,
     GO_COUNT
 } GoKey;
 
@@ -338,6 +340,7 @@ static const GoNumber GO_NUMBERS[GO_COUNT] = {
     [GO_NODES]     = {"nodes",     1,         LLONG_MAX, true},
     [GO_MATE]      = {"mate",      1,         COUNT_MAX, true},
     [GO_MOVETIME]  = {"movetime",  1,         TIME_MAX,  true},
+    [GO_ROLLOUT]   = {"rollout",   1,         ROLLOUT_MAX, true},
 };
 
 // UGI names the players p1 (white, who moves first) and p2.
@@ -383,6 +386,9 @@ static void go_store(SearchLimits *lim, GoKey key, long long v) {
     case GO_MOVETIME:
         lim->movetime = v;
         break;
+    case GO_ROLLOUT:
+        lim->rollouts = (int)v;
+        break;
     case GO_COUNT:
         break;
     }
@@ -391,8 +397,8 @@ static void go_store(SearchLimits *lim, GoKey key, long long v) {
 // Parse the arguments of `go` (or `play`) as a stream of keywords and values into lim.
 // searchmoves takes the rest of the line: *moves_at is the index of its first move (t->n
 // without it). False with a message on the first bad argument.
-static bool parse_go(const Tokens *t, SearchLimits *lim, bool *ponder, int *moves_at, char *msg,
-                     size_t n) {
+static bool parse_go(const Uci *u, const Tokens *t, SearchLimits *lim, bool *ponder, int *moves_at,
+                     char *msg, size_t n) {
     char b1[48], b2[48];
     bool limited = false;
     *ponder = false;
@@ -414,6 +420,10 @@ static bool parse_go(const Tokens *t, SearchLimits *lim, bool *ponder, int *move
             GoKey key = go_key(k);
             if (key == GO_COUNT) {
                 snprintf(msg, n, "unknown %s argument '%s'", t->v[0], shown(k, b1));
+                return false;
+            }
+            if (key == GO_ROLLOUT && strcmp(u->family->name, "backgammon")) {
+                snprintf(msg, n, "%s rollout is for backgammon", t->v[0]);
                 return false;
             }
             const GoNumber *g = &GO_NUMBERS[key];
@@ -548,7 +558,7 @@ static void cmd_go(Uci *u, const Tokens *t) {
     SearchLimits lim = {.time = {-1, -1}};
     bool ponder;
     int moves_at;
-    if (!parse_go(t, &lim, &ponder, &moves_at, msg, sizeof msg) ||
+    if (!parse_go(u, t, &lim, &ponder, &moves_at, msg, sizeof msg) ||
         !check_searchmoves(u, t, moves_at, msg, sizeof msg)) {
         error_reply(u, msg);
         return;
@@ -866,7 +876,7 @@ static void cmd_play(Uci *u, const Tokens *t) {
         bool ponder;
         int moves_at;
         lim = (SearchLimits){.time = {-1, -1}};
-        if (!parse_go(t, &lim, &ponder, &moves_at, msg, sizeof msg)) {
+        if (!parse_go(u, t, &lim, &ponder, &moves_at, msg, sizeof msg)) {
             error_reply(u, msg);
             return;
         }

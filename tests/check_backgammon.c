@@ -488,6 +488,27 @@ static char *run(const char *script) {
 
 #define BG_ON "setoption name UCI_Variant value backgammon\n"
 
+// go rollout: the search's candidates rolled out, reported at depth BG_ROLLOUT_PLIES, the
+// same on every run (duplicate dice from the position's key); refused for the mill games.
+START_TEST(test_go_rollout) {
+    const char *script = BG_ON "position startpos moves 31\ngo depth 1 rollout 40\n";
+    char *a = run(script), *b = run(script);
+    const char *ra = strstr(a, "info depth 10 "), *rb = strstr(b, "info depth 10 ");
+    ck_assert_msg(ra && rb && strstr(a, "bestmove 31:"), "%s", a);
+    // The probabilities and node counts of the rollout line, and the move, are the same.
+    ck_assert(!strncmp(strstr(ra, " probs "), strstr(rb, " probs "),
+                       (size_t)(strstr(ra, " nps ") - strstr(ra, " probs "))));
+    ck_assert_str_eq(strstr(a, "bestmove"), strstr(b, "bestmove"));
+    ck_assert_int_eq(count_prefix(a, "info string error"), 0);
+    free(a);
+    free(b);
+    a = run("go rollout 5\n" BG_ON "go rollout 0\n");
+    ck_assert_msg(strstr(a, "info string error: go rollout is for backgammon\n"), "%s", a);
+    ck_assert_msg(strstr(a, "info string error: go rollout takes a number from 1 to"), "%s", a);
+    free(a);
+}
+END_TEST
+
 START_TEST(test_uci_variant) {
     char *text = run("uci\n" BG_ON "d\nuci\nsetoption name UCI_Variant value nine\nd\n");
     ck_assert_msg(strstr(text, " var nine") && strstr(text, " var backgammon"), "%s", text);
@@ -842,6 +863,7 @@ Suite *backgammon_suite(void) {
     tc = tcase_create("external");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_external_parse);
+    tcase_add_test(tc, test_go_rollout);
     tcase_add_test(tc, test_external_answers);
     tcase_add_loop_test(tc, test_external_bad, 0, (int)(sizeof EXT_BAD / sizeof EXT_BAD[0]));
     tcase_add_test(tc, test_external_serve);

@@ -1,5 +1,7 @@
 #include "engine/backgammon/search.h"
 
+#include "engine/core/random.h"
+
 #include "engine/backgammon/cube.h"
 #include "engine/backgammon/game.h"
 #include "engine/backgammon/met.h"
@@ -224,6 +226,60 @@ static bool next_fits(const SearchLimits *lim, int64_t budget_ms, int64_t last_u
     return now - lim->start_us + 25 * last_us <= budget_ms * 1000;
 }
 
+// One truncated rollout of the board a (side has just played): both sides play their best
+// 0-ply play for up to BG_ROLLOUT_PLIES plies with dice from *rng, then the position is
+// evaluated; from side's view. The same seed for every candidate gives them the same dice
+// (duplicate rollouts), which cancels most of the luck between them.
+static void rollout_once(BgSearch *s, BgPlayList *l, const BgBoard *a, int side, uint64_t *rng,
+                         BgProbs *out) {
+    BgBoard b = *a;
+    int mover = side; // who made the last play
+    for (int ply = 0; ply < BG_ROLLOUT_PLIES; ply++) {
+        if (bg_checkers(&b, mover) == 0)
+            break;
+        int turn = !mover;
+        int d1 = (int)(random_next(rng) % 6) + 1, d2 = (int)(random_next(rng) % 6) + 1;
+        int n = bg_generate(&b, turn, d1, d2, l);
+        if (n > 0) {
+            BgProbs best;
+            int i = bg_best_play(s, &b, turn, l, 0, &best);
+            if (i >= 0)
+                b = l->v[i].after;
+        }
+        mover = turn;
+    }
+    BgProbs v;
+    play_value(s, &b, mover, 0, &v); // from the view of whoever played last
+    *out = mover == side ? v : bg_probs_flip(&v);
+}
+
+// The mean of `trials` duplicate rollouts after the play leading to a, from side's view; false
+// when stopped.
+static bool rollout(BgSearch *s, const BgBoard *a, int side, int trials, uint64_t seed,
+                    BgProbs *out) {
+    BgProbs sum = {0, 0, 0, 0, 0};
+    BgPlayList l;
+    bg_plays_init(&l);
+    for (int t = 0; t < trials; t++) {
+        if (give_up(s)) {
+            bg_plays_free(&l);
+            return false;
+        }
+        uint64_t rng = seed + (uint64_t)t * 0x9E3779B97F4A7C15ull;
+        BgProbs v;
+        rollout_once(s, &l, a, side, &rng, &v);
+        sum.win += v.win;
+        sum.win_gammon += v.win_gammon;
+        sum.win_backgammon += v.win_backgammon;
+        sum.lose_gammon += v.lose_gammon;
+        sum.lose_backgammon += v.lose_backgammon;
+    }
+    bg_plays_free(&l);
+    *out = (BgProbs){sum.win / trials, sum.win_gammon / trials, sum.win_backgammon / trials,
+                     sum.lose_gammon / trials, sum.lose_backgammon / trials};
+    return true;
+}
+
 static void choose_play(const BgPosition *p, const SearchLimits *lim, SearchHooks *hooks,
                         SearchResult *out) {
     BgSearch s;
@@ -283,6 +339,28 @@ static void choose_play(const BgPosition *p, const SearchLimits *lim, SearchHook
                 report(hooks, lim, d, k + 1, &pr[idx[k]], tok, s.nodes);
             }
             last_us = clock_now_us() - t0;
+        }
+        if (lim->rollouts > 0) { // the candidates left by the search, rolled out
+            int keep = m < BG_ROOT_KEEP ? m : BG_ROOT_KEEP;
+            uint64_t seed = bg_key(p);
+            int k = 0;
+            for (;
+                 k < keep && rollout(&s, &l.v[idx[k]].after, p->turn, lim->rollouts, seed, &tmp[k]);
+                 k++)
+                ;
+            if (k == keep) { // complete: rank by the rollouts
+                for (int j = 0; j < keep; j++) {
+                    pr[idx[j]] = tmp[j];
+                    eq[idx[j]] = bg_equity(&tmp[j]);
+                }
+                m = keep;
+                sort_by(idx, m, eq);
+                for (int j = 0; j < lines && j < m; j++) {
+                    bg_play_token(&p->b, p->turn, p->dice[0], p->dice[1], &l.v[idx[j]], tok,
+                                  sizeof tok);
+                    report(hooks, lim, BG_ROLLOUT_PLIES, j + 1, &pr[idx[j]], tok, s.nodes);
+                }
+            }
         }
         bg_play_token(&p->b, p->turn, p->dice[0], p->dice[1], &l.v[idx[0]], out->best,
                       sizeof out->best);

@@ -33,6 +33,11 @@
 #define BG_ROOT_MARGIN 0.16
 #define BG_NODE_KEEP 3
 #define BG_NODE_MARGIN 0.10
+// `go rollout n`: after the search, its best BG_ROOT_KEEP candidates are rolled out n times
+// each (duplicate dice, 0-ply play) for BG_ROLLOUT_PLIES plies and then evaluated; the ranking
+// by rollout replaces the search's, and info reports the rollout probabilities (at depth
+// BG_ROLLOUT_PLIES). A stop during the rollouts keeps the search's ranking.
+#define BG_ROLLOUT_PLIES 10
 
 // The state of one search: the nets, whether to use the bear-off database, the evaluations
 // spent, and when to give up (polled once per roll).

@@ -30,6 +30,7 @@ typedef struct SearchLimits {
     bool infinite;    // search until stop
     int nsearchmoves; // restrict the root to these moves (tokens); 0 = all
     const char *const *searchmoves;
+    int rollouts;     // backgammon: truncated rollouts per candidate play; 0 = none
     int64_t start_us; // clock_now_us() when `go` arrived
     // Engine settings for this search.
     int threads;
