@@ -54,6 +54,32 @@ START_TEST(test_eval_symmetric) {
 }
 END_TEST
 
+// The hand features of the inputs (net.h) on the start and after one checker of X moved from
+// its 6-point to its 5-point: O's two back checkers hit the blot 4 away with 11 direct rolls,
+// 31, 22 and 11 (15 of 36); the back checkers of either side move their full roll on 24 of
+// 36 (5s and 7s land on the opponent's points, 55 and 66 are blocked).
+START_TEST(test_net_features) {
+    BgPosition p;
+    bg_set_start(&p);
+    float x[BG_NET_INPUTS];
+    int active[BG_NET_INPUTS];
+    const int F = 100; // the first hand feature after the 96 point units and 4 counts
+    for (int move = 0; move < 2; move++) {
+        if (move) {
+            p.b.c[1][5]--;
+            p.b.c[1][4]++;
+        }
+        bg_net_inputs(&p.b, 1, x, active);
+        for (int s = 0; s < 2; s++) {
+            const float *v = x + s * BG_NET_HALF;
+            ck_assert_float_eq_tol(v[F] * 36, s == 0 && move ? 15 : 0, 1e-4);
+            ck_assert_float_eq_tol(v[F + 1] * 36, 24, 1e-4);
+            ck_assert_float_eq_tol(v[F + 2] * 6, 1, 1e-4);
+        }
+    }
+}
+END_TEST
+
 START_TEST(test_net_io) {
     const BgNets *d = bg_nets_default();
     ck_assert_int_ge(d->net[BG_NET_CONTACT].hidden, 40);
@@ -190,6 +216,7 @@ Suite *bgnet_suite(void) {
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_eval_symmetric, 0, NIDS);
     tcase_add_test(tc, test_net_io);
+    tcase_add_test(tc, test_net_features);
     tcase_add_test(tc, test_bearoff_cases);
     tcase_add_test(tc, test_bearoff_all);
     tcase_add_test(tc, test_bearoff_race);

@@ -7,19 +7,105 @@
 #include <string.h>
 
 #define MAGIC "TBGN"
-#define VERSION 1
+#define VERSION 2
 
 // The weights file, embedded by weights.c.
 extern const unsigned char bg_weights_data[];
 extern const unsigned char bg_weights_end[];
+
+// The rolls (of 36) on which the opponent can hit a blot of "me": c is my array, o the
+// opponent's, both in their own numbering. In my numbering an opponent checker on its point r
+// stands on my point 25 - r (its bar on my 0) and moves up; it may not land on a point I hold
+// (two or more). A roll hits when one checker reaches a blot with one die, with both dice
+// through an open point, or with a double in up to four steps through open points. While the
+// opponent has checkers on the bar only those are considered (they must enter first).
+static int shots_against(const uint8_t *c, const uint8_t *o) {
+    uint32_t blot = 0, block = 0; // bit q: my point q (1..24)
+    for (int q = 1; q <= BG_POINTS; q++) {
+        if (c[q - 1] == 1)
+            blot |= 1u << q;
+        else if (c[q - 1] >= 2)
+            block |= 1u << q;
+    }
+    if (!blot)
+        return 0;
+    int src[BG_SLOTS], ns = 0;
+    if (o[BG_BAR])
+        src[ns++] = 0;
+    else
+        for (int r = BG_POINTS; r >= 1; r--)
+            if (o[r - 1] && 25 - r < 24)
+                src[ns++] = 25 - r;
+    int shots = 0;
+    for (int a = 1; a <= 6; a++)
+        for (int d = a; d <= 6; d++) {
+            bool hit = false;
+            for (int k = 0; k < ns && !hit; k++) {
+                int p = src[k];
+                if (a == d) {
+                    for (int step = 1, at = p; step <= 4; step++) {
+                        at += a;
+                        if (at > BG_POINTS || (block >> at & 1))
+                            break;
+                        if (blot >> at & 1) {
+                            hit = true;
+                            break;
+                        }
+                    }
+                } else {
+                    int s = p + a + d;
+                    hit = (p + a <= BG_POINTS && (blot >> (p + a) & 1)) ||
+                          (p + d <= BG_POINTS && (blot >> (p + d) & 1)) ||
+                          (s <= BG_POINTS && (blot >> s & 1) &&
+                           (!(block >> (p + a) & 1) || !(block >> (p + d) & 1)));
+                }
+            }
+            if (hit)
+                shots += a == d ? 1 : 2;
+        }
+    return shots;
+}
+
+// The rolls (of 36) that move my rearmost checker its full number (the sum of the dice)
+// without landing on a point the opponent holds (gnubg's escapes, doubles counted as two
+// steps); 36 when nothing of the opponent's stands in its way.
+static int back_escapes(const uint8_t *c, const uint8_t *o) {
+    int q = 0;
+    for (int i = BG_SLOTS - 1; i >= 0 && !q; i--)
+        if (c[i])
+            q = i + 1; // the bar is 25
+    int n = 0;
+    for (int a = 1; a <= 6; a++)
+        for (int d = a; d <= 6; d++) {
+            // My point t is the opponent's 25 - t, its index 24 - t.
+            int ta = q - a, td = q - d, ts = q - a - d;
+            bool ba = ta >= 1 && o[24 - ta] >= 2, bd = td >= 1 && o[24 - td] >= 2;
+            bool bs = ts >= 1 && o[24 - ts] >= 2;
+            if (!bs && !(ba && bd))
+                n += a == d ? 1 : 2;
+        }
+    return n;
+}
+
+// The longest run of consecutive points held (two or more checkers).
+static int longest_prime(const uint8_t *c) {
+    int best = 0, run = 0;
+    for (int i = 0; i < BG_POINTS; i++) {
+        run = c[i] >= 2 ? run + 1 : 0;
+        if (run > best)
+            best = run;
+    }
+    return best;
+}
 
 int bg_net_inputs(const BgBoard *b, int side, float *x, int *active) {
     memset(x, 0, BG_NET_INPUTS * sizeof *x);
     int na = 0;
     for (int s = 0; s < 2; s++) {
         const uint8_t *c = b->c[s ? !side : side];
-        float *v = x + s * (BG_NET_INPUTS / 2);
-        int base = s * (BG_NET_INPUTS / 2);
+        const uint8_t *o = b->c[s ? side : !side];
+        float *v = x + s * BG_NET_HALF;
+        int base = s * BG_NET_HALF;
         int pips = 0, outside = 0, on = 0;
         for (int i = 0; i < BG_POINTS; i++) {
             int n = c[i];
@@ -48,8 +134,14 @@ int bg_net_inputs(const BgBoard *b, int side, float *x, int *active) {
         pips += 25 * bar;
         on += bar;
         outside += bar;
-        float tail[4] = {bar / 2.0f, (BG_CHECKERS - on) / 15.0f, pips / 100.0f, outside / 15.0f};
-        for (int k = 0; k < 4; k++)
+        float tail[BG_NET_HALF - 96] = {bar / 2.0f,
+                                        (BG_CHECKERS - on) / 15.0f,
+                                        pips / 100.0f,
+                                        outside / 15.0f,
+                                        shots_against(c, o) / 36.0f,
+                                        back_escapes(c, o) / 36.0f,
+                                        longest_prime(c) / 6.0f};
+        for (int k = 0; k < BG_NET_HALF - 96; k++)
             if (tail[k] != 0) {
                 v[96 + k] = tail[k];
                 active[na++] = base + 96 + k;

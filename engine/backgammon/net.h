@@ -5,7 +5,10 @@
 // Inputs (BG_NET_INPUTS, Tesauro's truncated unary code), first for the player on roll, then
 // for its opponent, each in its own numbering:
 //   points 1..24: 4 units each, n >= 1, n >= 2, n >= 3, (n - 3) / 2 when n > 3
-//   bar / 2, borne off / 15, pip count / 100, checkers still outside the home board / 15.
+//   bar / 2, borne off / 15, pip count / 100, checkers still outside the home board / 15,
+//   the opponent's shots (rolls of 36 that hit one of the player's blots) / 36, the rolls
+//   that move the player's rearmost checker its full number past the opponent's points / 36,
+//   the player's longest prime / 6.
 // Hidden weights are stored input-major (w1[i * hidden + j]) so that one active input adds a
 // contiguous row to the hidden sums: inputs are sparse and the loop vectorises without
 // reordering any float sum, so every build computes the same bits (given -ffp-contract=off).
@@ -21,7 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BG_NET_INPUTS 200
+#define BG_NET_HALF 103 // inputs per player
+#define BG_NET_INPUTS (2 * BG_NET_HALF)
 #define BG_NET_OUTPUTS 5
 #define BG_NET_MAX_HIDDEN 128
 #define BG_NET_CONTACT 0
