@@ -22,16 +22,19 @@ static pthread_once_t met_once = PTHREAD_ONCE_INIT;
 
 static int clamp_away(int a) { return a > BG_MET_MAX ? BG_MET_MAX : a; }
 
-// The equity at the start of the game after this one, the scores then a, b away.
-static double after(const GameModel *g, int a, int b) {
+// The table's entry for a, b away (1 when a has won, 0 when b has), pre- or post-Crawford.
+static double lookup(int a, int b, bool post) {
     if (a <= 0)
         return 1;
     if (b <= 0)
         return 0;
     a = clamp_away(a);
     b = clamp_away(b);
-    return g->post ? met_post[a][b] : met_pre[a][b];
+    return post ? met_post[a][b] : met_pre[a][b];
 }
+
+// The equity at the start of the game after this one, the scores then a, b away.
+static double after(const GameModel *g, int a, int b) { return lookup(a, b, g->post); }
 
 // The equities after a win (*v1) and a loss (*v0) with cube c.
 static void end_values(const GameModel *g, int c, double *v1, double *v0) {
@@ -189,13 +192,7 @@ static void build(void) {
 
 double bg_met(int a, int b, bool post_crawford) {
     pthread_once(&met_once, build);
-    if (a <= 0)
-        return 1;
-    if (b <= 0)
-        return 0;
-    a = clamp_away(a);
-    b = clamp_away(b);
-    return post_crawford ? met_post[a][b] : met_pre[a][b];
+    return lookup(a, b, post_crawford);
 }
 
 // Shares of single, gammon and backgammon among wins of probability w, gammons wg and

@@ -280,6 +280,24 @@ static bool rollout(BgSearch *s, const BgBoard *a, int side, int trials, uint64_
     return true;
 }
 
+// Take the values tmp[k] of the plays idx[k] (k < m) into pr and eq, sort idx by equity, and
+// report the best `multipv` lines at depth.
+static void rank(const BgPosition *p, const SearchLimits *lim, SearchHooks *hooks,
+                 const BgPlayList *l, int *idx, int m, const BgProbs *tmp, BgProbs *pr, double *eq,
+                 int depth, uint64_t nodes) {
+    for (int k = 0; k < m; k++) {
+        pr[idx[k]] = tmp[k];
+        eq[idx[k]] = bg_equity(&tmp[k]);
+    }
+    sort_by(idx, m, eq);
+    int lines = lim->multipv > 1 ? lim->multipv : 1;
+    char tok[BG_PLAY_TEXT_MAX];
+    for (int k = 0; k < lines && k < m; k++) {
+        bg_play_token(&p->b, p->turn, p->dice[0], p->dice[1], &l->v[idx[k]], tok, sizeof tok);
+        report(hooks, lim, depth, k + 1, &pr[idx[k]], tok, nodes);
+    }
+}
+
 static void choose_play(const BgPosition *p, const SearchLimits *lim, SearchHooks *hooks,
                         SearchResult *out) {
     BgSearch s;
@@ -327,17 +345,8 @@ static void choose_play(const BgPosition *p, const SearchLimits *lim, SearchHook
                 play_value(&s, &l.v[idx[k]].after, p->turn, d, &tmp[k]);
             if (d > 0 && s.aborted)
                 break;
-            for (int k = 0; k < keep; k++) {
-                pr[idx[k]] = tmp[k];
-                eq[idx[k]] = bg_equity(&tmp[k]);
-            }
             m = keep;
-            sort_by(idx, m, eq);
-            for (int k = 0; k < lines && k < m; k++) {
-                bg_play_token(&p->b, p->turn, p->dice[0], p->dice[1], &l.v[idx[k]], tok,
-                              sizeof tok);
-                report(hooks, lim, d, k + 1, &pr[idx[k]], tok, s.nodes);
-            }
+            rank(p, lim, hooks, &l, idx, m, tmp, pr, eq, d, s.nodes);
             last_us = clock_now_us() - t0;
         }
         if (lim->rollouts > 0) { // the candidates left by the search, rolled out
@@ -349,17 +358,8 @@ static void choose_play(const BgPosition *p, const SearchLimits *lim, SearchHook
                  k++)
                 ;
             if (k == keep) { // complete: rank by the rollouts
-                for (int j = 0; j < keep; j++) {
-                    pr[idx[j]] = tmp[j];
-                    eq[idx[j]] = bg_equity(&tmp[j]);
-                }
                 m = keep;
-                sort_by(idx, m, eq);
-                for (int j = 0; j < lines && j < m; j++) {
-                    bg_play_token(&p->b, p->turn, p->dice[0], p->dice[1], &l.v[idx[j]], tok,
-                                  sizeof tok);
-                    report(hooks, lim, BG_ROLLOUT_PLIES, j + 1, &pr[idx[j]], tok, s.nodes);
-                }
+                rank(p, lim, hooks, &l, idx, m, tmp, pr, eq, BG_ROLLOUT_PLIES, s.nodes);
             }
         }
         bg_play_token(&p->b, p->turn, p->dice[0], p->dice[1], &l.v[idx[0]], out->best,
