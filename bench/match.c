@@ -472,38 +472,45 @@ static double white_points(GameResult r) {
     return r == RESULT_WHITE_WINS ? 1 : r == RESULT_DRAW ? 0.5 : 0;
 }
 
-// Count the games played: per pairing from its first engine's view, per engine, per
-// termination. Game pair q holds games 2q and 2q + 1.
-static void tally_games(int nengines, bool gauntlet, const Played *o, int ngames, Tally *t) {
+// Count game g (done) into t: per pairing from its first engine's view, per engine, per
+// termination; with pair_done, also the pair of games 2q and 2q + 1 it completes.
+static void tally_add(Tally *t, const Played *o, int g, bool pair_done) {
+    int p = (g / 2) % t->npairings;
+    int a = t->pairing[p].a;
+    double wp = white_points(o[g].result);
+    double pa = o[g].white == a ? wp : 1 - wp;
+    MatchCounts *c = &t->counts[p];
+    c->w += pa == 1;
+    c->d += pa == 0.5;
+    c->l += pa == 0;
+    t->points[o[g].white] += wp;
+    t->points[o[g].black] += 1 - wp;
+    t->played[o[g].white]++;
+    t->played[o[g].black]++;
+    t->terminations[o[g].termination]++;
+    if (o[g].termination != TERM_NORMAL && o[g].termination != TERM_ADJUDICATION &&
+        o[g].result != RESULT_DRAW)
+        t->faults[o[g].result == RESULT_WHITE_WINS ? o[g].black : o[g].white][o[g].termination]++;
+    t->games++;
+    if (pair_done) { // a's points in both games of the pair
+        const Played *f = &o[g ^ 1];
+        double fp = f->white == a ? white_points(f->result) : 1 - white_points(f->result);
+        c->penta[(int)lround(2 * (fp + pa))]++;
+    }
+}
+
+// An empty tally of the schedule's pairings.
+static void tally_init(Tally *t, int nengines, bool gauntlet) {
     memset(t, 0, sizeof *t);
     t->npairings = make_pairings(nengines, gauntlet, t->pairing);
-    for (int g = 0; g < ngames; g++) {
-        if (!o[g].done)
-            continue;
-        int p = (g / 2) % t->npairings;
-        int a = t->pairing[p].a;
-        double wp = white_points(o[g].result);
-        double pa = o[g].white == a ? wp : 1 - wp;
-        MatchCounts *c = &t->counts[p];
-        c->w += pa == 1;
-        c->d += pa == 0.5;
-        c->l += pa == 0;
-        t->points[o[g].white] += wp;
-        t->points[o[g].black] += 1 - wp;
-        t->played[o[g].white]++;
-        t->played[o[g].black]++;
-        t->terminations[o[g].termination]++;
-        if (o[g].termination != TERM_NORMAL && o[g].termination != TERM_ADJUDICATION &&
-            o[g].result != RESULT_DRAW)
-            t->faults[o[g].result == RESULT_WHITE_WINS ? o[g].black : o[g].white]
-                     [o[g].termination]++;
-        t->games++;
-        if ((g & 1) && o[g - 1].done) { // a completed pair: a's points in both games
-            const Played *f = &o[g - 1];
-            double fp = f->white == a ? white_points(f->result) : 1 - white_points(f->result);
-            c->penta[(int)lround(2 * (fp + pa))]++;
-        }
-    }
+}
+
+// Count every game played. Game pair q holds games 2q and 2q + 1.
+static void tally_games(int nengines, bool gauntlet, const Played *o, int ngames, Tally *t) {
+    tally_init(t, nengines, gauntlet);
+    for (int g = 0; g < ngames; g++)
+        if (o[g].done)
+            tally_add(t, o, g, (g & 1) && o[g - 1].done);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -661,7 +668,8 @@ typedef struct Runner {
     int ngames;
     int *jobs; // this shard's games, in schedule order
     int njobs, next, finished;
-    bool stop; // the SPRT decided
+    bool stop;   // the SPRT decided
+    Tally tally; // of the games finished so far, kept as they finish
     FILE *out, *pgn, *log;
     pthread_mutex_t lock;
     bool write_failed;
@@ -695,13 +703,14 @@ static void setup_game(const Runner *r, int g, GameSetup *s, char *fen_buf) {
     }
 }
 
-// Print the progress line of game g (unless quiet) and check the SPRT.
+// Count game g into the running tally, print its progress line (unless quiet) and check the
+// SPRT.
 static void progress(Runner *r, int g) {
     const Played *o = &r->outcome[g];
-    Tally t;
-    tally_games(r->cfg->nengines, r->cfg->gauntlet, r->outcome, r->ngames, &t);
+    tally_add(&r->tally, r->outcome, g, r->outcome[g ^ 1].done);
+    const Tally *t = &r->tally;
     int p = (g / 2) % r->npairings;
-    const MatchCounts *c = &t.counts[p];
+    const MatchCounts *c = &t->counts[p];
     EloEstimate e = stats_elo_estimate(c);
     char elo[3][32];
     stats_format_elo(elo[0], sizeof elo[0], e.elo);
@@ -840,6 +849,7 @@ static int run_match(const MatchConfig *cfg, FILE *out, FILE *err) {
     for (int e = 0; e < cfg->nengines; e++)
         r.names[e] = cfg->engine[e].name;
     r.npairings = make_pairings(cfg->nengines, cfg->gauntlet, r.pairing);
+    tally_init(&r.tally, cfg->nengines, cfg->gauntlet);
     long long npairs = (long long)(cfg->games / 2) * r.npairings;
     if (2 * npairs > MAX_GAMES) {
         fprintf(err, "tabula match: more than %d games\n", MAX_GAMES);
@@ -898,15 +908,14 @@ static int run_match(const MatchConfig *cfg, FILE *out, FILE *err) {
     sigaction(SIGINT, &old_int, NULL);
     pthread_mutex_destroy(&r.lock);
 
-    Tally t;
-    tally_games(cfg->nengines, cfg->gauntlet, r.outcome, r.ngames, &t);
+    const Tally *t = &r.tally;
     if (atomic_load(&interrupted)) {
         fprintf(out, "interrupted after %d of %d games\n", r.finished, r.njobs);
         status = 1;
     }
-    print_report(out, r.names, cfg->nengines, &t, cfg->sprt ? &cfg->sprt_params : NULL);
+    print_report(out, r.names, cfg->nengines, t, cfg->sprt ? &cfg->sprt_params : NULL);
     if (cfg->json_path &&
-        !write_json(cfg->json_path, cfg, r.names, r.outcome, r.ngames, &t, false)) {
+        !write_json(cfg->json_path, cfg, r.names, r.outcome, r.ngames, t, false)) {
         fprintf(err, "tabula match: cannot write '%s'\n", cfg->json_path);
         status = 1;
     }

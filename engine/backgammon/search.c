@@ -219,6 +219,14 @@ static int plan(const BgPosition *p, const SearchLimits *lim, BgSearch *s, int64
 }
 
 // Whether the next iteration, expected to take about 25 times the last, fits the budget.
+// Set up a search of p under lim: its state, and the deepest depth with the time budget.
+static int search_start(BgSearch *s, const BgPosition *p, const SearchLimits *lim,
+                        SearchHooks *hooks, int64_t *budget_ms) {
+    bg_search_init(s);
+    s->hooks = hooks;
+    return plan(p, lim, s, budget_ms);
+}
+
 static bool next_fits(const SearchLimits *lim, int64_t budget_ms, int64_t last_us) {
     if (budget_ms <= 0)
         return true;
@@ -301,10 +309,8 @@ static void rank(const BgPosition *p, const SearchLimits *lim, SearchHooks *hook
 static void choose_play(const BgPosition *p, const SearchLimits *lim, SearchHooks *hooks,
                         SearchResult *out) {
     BgSearch s;
-    bg_search_init(&s);
-    s.hooks = hooks;
     int64_t budget;
-    int maxd = plan(p, lim, &s, &budget);
+    int maxd = search_start(&s, p, lim, hooks, &budget);
     BgPlayList l;
     bg_plays_init(&l);
     int n = bg_generate(&p->b, p->turn, p->dice[0], p->dice[1], &l);
@@ -377,10 +383,8 @@ static void choose_play(const BgPosition *p, const SearchLimits *lim, SearchHook
 static void cube_action(const BgPosition *p, const SearchLimits *lim, SearchHooks *hooks,
                         SearchResult *out) {
     BgSearch s;
-    bg_search_init(&s);
-    s.hooks = hooks;
     int64_t budget;
-    int maxd = plan(p, lim, &s, &budget);
+    int maxd = search_start(&s, p, lim, hooks, &budget);
     BgProbs pr = {0, 0, 0, 0, 0};
     int64_t last_us = 0;
     const char *answer = "roll";
