@@ -50,15 +50,16 @@ TOOL_OBJ := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) bench/play.c bench/st
 BG_TOOL_OBJ := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) bench/pubeval.c bench/bg_match.c \
                bench/bg_train.c)
 
-# The nets' weights are embedded by an .incbin that the compiler's dependency lists miss.
-BG_WEIGHTS := engine/backgammon/weights.bin
-build/release/engine/backgammon/weights.o build/debug/engine/backgammon/weights.o \
-build/sanitize/engine/backgammon/weights.o build/fuzz/engine/backgammon/weights.o: $(BG_WEIGHTS)
-
 .PHONY: all check run bench selfmatch features tools tbconvert pgo deps prompt-deps prompt-test fuzz-deps fuzz install clean \
 	format format-check
 
 all: $(BIN)
+
+# (After `all`, which must stay the first target: `make` alone builds the engine.)
+# The nets' weights are embedded by an .incbin that the compiler's dependency lists miss.
+BG_WEIGHTS := engine/backgammon/weights.bin
+build/release/engine/backgammon/weights.o build/debug/engine/backgammon/weights.o \
+build/sanitize/engine/backgammon/weights.o build/fuzz/engine/backgammon/weights.o: $(BG_WEIGHTS)
 
 # $(call need,PACKAGES) in a recipe, after a test that set $$missing to what is missing: install
 # PACKAGES with apt-get as root, else print the command and fail.
