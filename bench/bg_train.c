@@ -2,6 +2,9 @@
 
 #include "bench/bg_match.h"
 #include "engine/backgammon/eval.h"
+#include "engine/backgammon/search.h"
+
+#include <pthread.h>
 
 #define MAX_STEPS 4000
 
@@ -135,6 +138,93 @@ int bg_train_game(BgNets *nets, uint64_t *rng, double alpha, double lambda) {
             continue;
         double target[5];
         probs_to(&G, target);
+        BgNet *net = &nets->net[steps[t].kind == BG_EVAL_CONTACT ? BG_NET_CONTACT : BG_NET_RACE];
+        train_step(net, &steps[t].b, steps[t].side, target, (float)alpha);
+    }
+    return T + 1;
+}
+
+// The 1-ply targets of positions [from, n) step by step, with nets that do not change meanwhile.
+typedef struct TargetJob {
+    const BgNets *nets;
+    Step *steps;
+    int from, n, stride;
+} TargetJob;
+
+static void *targets(void *arg) {
+    TargetJob *j = arg;
+    BgSearch s;
+    bg_search_init(&s);
+    s.nets = j->nets;
+    s.bearoff = true;
+    for (int t = j->from; t < j->n; t += j->stride)
+        if (j->steps[t].kind != BG_EVAL_BEAROFF)
+            bg_eval_ply(&s, &j->steps[t].b, j->steps[t].side, 1, &j->steps[t].v);
+    bg_search_free(&s);
+    return NULL;
+}
+
+int bg_refine_game(BgNets *nets, uint64_t *rng, double alpha, int threads) {
+    BgSearch s;
+    bg_search_init(&s);
+    s.nets = nets;
+    s.bearoff = true;
+    BgPosition start;
+    bg_set_start(&start);
+    BgBoard b = start.b;
+    int side = (int)(bg_rng_next(rng) & 1);
+    BgPlayList l;
+    bg_plays_init(&l);
+    // The game, at 0 ply; the positions after the opening roll are kept.
+    int T = 0;
+    for (bool first = true; T < MAX_STEPS; first = false) {
+        if (!first) {
+            steps[T].b = b;
+            steps[T].side = side;
+            steps[T].kind = bg_eval_kind(&b);
+            T++;
+        }
+        int d1, d2;
+        do {
+            d1 = bg_rng_die(rng);
+            d2 = bg_rng_die(rng);
+        } while (first && d1 == d2);
+        int n = bg_generate(&b, side, d1 > d2 ? d1 : d2, d1 > d2 ? d2 : d1, &l);
+        if (n > 0) {
+            BgProbs v;
+            b = l.v[bg_best_play(&s, &b, side, &l, 0, &v)].after;
+            if (bg_checkers(&b, side) == 0)
+                break;
+        }
+        side = !side;
+    }
+    bg_plays_free(&l);
+    bg_search_free(&s);
+    // Their 1-ply values with the nets as they were for the game, shared out position by
+    // position among the threads, then the updates in the order of play.
+    if (threads < 1)
+        threads = 1;
+    if (threads > 16)
+        threads = 16;
+    pthread_t tid[16];
+    TargetJob jobs[16];
+    int started = 0;
+    for (int k = 0; k < threads; k++) {
+        jobs[k] = (TargetJob){nets, steps, k, T, threads};
+        if (k > 0 && pthread_create(&tid[k], NULL, targets, &jobs[k]) == 0)
+            started |= 1 << k;
+    }
+    targets(&jobs[0]);
+    for (int k = 1; k < threads; k++)
+        if (started >> k & 1)
+            pthread_join(tid[k], NULL);
+        else
+            targets(&jobs[k]);
+    for (int t = 0; t < T; t++) {
+        if (steps[t].kind == BG_EVAL_BEAROFF)
+            continue;
+        double target[5];
+        probs_to(&steps[t].v, target);
         BgNet *net = &nets->net[steps[t].kind == BG_EVAL_CONTACT ? BG_NET_CONTACT : BG_NET_RACE];
         train_step(net, &steps[t].b, steps[t].side, target, (float)alpha);
     }

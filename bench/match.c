@@ -651,7 +651,8 @@ static bool write_json(const char *path, const MatchConfig *cfg, const char *con
             first = 0;
         }
     fprintf(f, "}\n}\n");
-    return !ferror(f) & !fclose(f);
+    bool written = !ferror(f);
+    return (fclose(f) == 0) && written;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,8 +9,15 @@
 //
 // Usage: train-bg [--games N] [--until N] [--seed S] [--out FILE] [--resume] [--alpha A]
 //                 [--alpha-end B]
-//                 [--lambda L] [--hidden-contact H] [--hidden-race H] [--report N]
-//                 [--bench-every N] [--bench-games N] [--save-every N] [--quiet]
+//                 [--lambda L] [--hidden-contact H] [--hidden-race H] [--widen-contact H]
+//                 [--widen-race H] [--report N]
+//                 [--bench-every N] [--bench-games N] [--save-every N] [--refine]
+//                 [--threads N] [--quiet]
+//
+// --widen-contact H and --widen-race H, with --resume, grow the resumed nets to H hidden units
+// first (net.h: bg_net_widen, seeded by --seed); the outputs are unchanged until training.
+// --refine trains towards the nets' own 1-ply values instead of TD(lambda) (bg_train.h), on
+// --threads threads (1 to 16; the weights do not depend on it).
 #include "bench/bg_match.h"
 #include "bench/bg_train.h"
 #include "engine/core/clock.h"
@@ -24,9 +31,9 @@
 typedef struct Options {
     uint64_t games, until, seed, report, bench_every, bench_games, save_every;
     const char *out;
-    bool resume, quiet;
+    bool resume, quiet, refine;
     double alpha, alpha_end, lambda;
-    int hidden_contact, hidden_race;
+    int hidden_contact, hidden_race, widen_contact, widen_race, threads;
 } Options;
 
 static bool arg_u64(const char *s, uint64_t *v) {
@@ -49,8 +56,9 @@ static int usage(void) {
         stderr,
         "usage: train-bg [--games N] [--until N] [--seed S] [--out FILE] [--resume] [--alpha A] "
         "[--alpha-end B] [--lambda L] [--hidden-contact H] [--hidden-race H] "
+        "[--widen-contact H] [--widen-race H] "
         "[--report N] [--bench-every N] [--bench-games N] [--save-every N] "
-        "[--quiet]\n");
+        "[--refine] [--threads N] [--quiet]\n");
     return 2;
 }
 
@@ -66,7 +74,8 @@ int main(int argc, char **argv) {
                  .alpha_end = 0.1,
                  .lambda = 0.7,
                  .hidden_contact = 80,
-                 .hidden_race = 40};
+                 .hidden_race = 40,
+                 .threads = 1};
     bool alpha_end_set = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -77,6 +86,8 @@ int main(int argc, char **argv) {
             o.resume = true;
         else if (!strcmp(a, "--quiet"))
             o.quiet = true;
+        else if (!strcmp(a, "--refine"))
+            o.refine = true;
         else if (!v)
             return usage();
         else if (!strcmp(a, "--games"))
@@ -97,6 +108,12 @@ int main(int argc, char **argv) {
             ok = arg_u64(v, &u), o.hidden_contact = (int)u;
         else if (!strcmp(a, "--hidden-race"))
             ok = arg_u64(v, &u), o.hidden_race = (int)u;
+        else if (!strcmp(a, "--threads"))
+            ok = arg_u64(v, &u) && u >= 1 && u <= 16, o.threads = (int)u;
+        else if (!strcmp(a, "--widen-contact"))
+            ok = arg_u64(v, &u), o.widen_contact = (int)u;
+        else if (!strcmp(a, "--widen-race"))
+            ok = arg_u64(v, &u), o.widen_race = (int)u;
         else if (!strcmp(a, "--report"))
             ok = arg_u64(v, &o.report);
         else if (!strcmp(a, "--bench-every"))
@@ -109,7 +126,7 @@ int main(int argc, char **argv) {
             return usage();
         if (!ok)
             return usage();
-        if (strcmp(a, "--resume") && strcmp(a, "--quiet"))
+        if (strcmp(a, "--resume") && strcmp(a, "--quiet") && strcmp(a, "--refine"))
             i++;
     }
     if (!alpha_end_set)
@@ -121,12 +138,21 @@ int main(int argc, char **argv) {
             return 1;
         }
         printf("resumed from %s at game %llu\n", o.out, (unsigned long long)nets.games);
+        int want[2] = {o.widen_contact, o.widen_race};
+        for (int k = 0; k < 2; k++)
+            if (want[k] > nets.net[k].hidden &&
+                bg_net_widen(&nets.net[k], want[k], o.seed + (uint64_t)k)) {
+                fprintf(stderr, "train-bg: cannot widen to %d hidden units (at most %d)\n",
+                        want[k], BG_NET_MAX_HIDDEN);
+                return 1;
+            }
     } else if (bg_nets_init(&nets, o.hidden_contact, o.hidden_race, o.seed)) {
         fprintf(stderr, "train-bg: bad net sizes (1 to %d hidden units)\n", BG_NET_MAX_HIDDEN);
         return 1;
     }
-    printf("train-bg: %llu games, seed %llu, alpha %.4f -> %.4f, lambda %.2f, hidden %d and %d\n",
-           (unsigned long long)o.games, (unsigned long long)o.seed, o.alpha, o.alpha_end, o.lambda,
+    printf("train-bg: %llu games, seed %llu, alpha %.4f -> %.4f, %s %.2f, hidden %d and %d\n",
+           (unsigned long long)o.games, (unsigned long long)o.seed, o.alpha, o.alpha_end,
+           o.refine ? "1-ply targets, (lambda unused)" : "lambda", o.lambda,
            nets.net[0].hidden, nets.net[1].hidden);
     fflush(stdout);
     int64_t t0 = clock_now_us(), tr = t0;
@@ -134,7 +160,8 @@ int main(int argc, char **argv) {
     uint64_t last = o.until && o.until < o.games ? o.until : o.games;
     while (nets.games < last) {
         double alpha = o.alpha + (o.alpha_end - o.alpha) * (double)nets.games / (double)o.games;
-        plies += (uint64_t)bg_train_game(&nets, &nets.rng, alpha, o.lambda);
+        plies += (uint64_t)(o.refine ? bg_refine_game(&nets, &nets.rng, alpha, o.threads)
+                                     : bg_train_game(&nets, &nets.rng, alpha, o.lambda));
         nets.games++;
         since++;
         if (!o.quiet && o.report && nets.games % o.report == 0) {

@@ -206,6 +206,22 @@ START_TEST(test_trainer_deterministic) {
 }
 END_TEST
 
+START_TEST(test_refine_deterministic) {
+    uint64_t sums[2];
+    for (int run = 0; run < 2; run++) { // one thread, then three: the same weights
+        BgNets n;
+        ck_assert_int_eq(bg_nets_init(&n, 8, 8, 11), 0);
+        uint64_t before = bg_nets_checksum(&n), rng = n.rng;
+        ck_assert_int_gt(bg_refine_game(&n, &n.rng, 0.05, 1 + 2 * run), 2);
+        ck_assert_uint_ne(n.rng, rng);
+        sums[run] = bg_nets_checksum(&n);
+        ck_assert_uint_ne(sums[run], before);
+        bg_nets_free(&n);
+    }
+    ck_assert_uint_eq(sums[0], sums[1]);
+}
+END_TEST
+
 Suite *bgnet_suite(void) {
     // Build the bear-off database (and load the nets) once here, before the runner forks,
     // so that every test inherits them instead of building them again.
@@ -225,6 +241,7 @@ Suite *bgnet_suite(void) {
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_search_depths, 0, 3);
     tcase_add_test(tc, test_trainer_deterministic);
+    tcase_add_test(tc, test_refine_deterministic);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -238,6 +238,27 @@ int bg_nets_init(BgNets *n, int hidden_contact, int hidden_race, uint64_t seed) 
     return 0;
 }
 
+int bg_net_widen(BgNet *n, int hidden, uint64_t seed) {
+    int in = n->inputs, old = n->hidden;
+    if (hidden < old)
+        return -1;
+    BgNet w;
+    if (net_alloc(&w, in, hidden))
+        return -1;
+    uint64_t s = seed;
+    for (int i = 0; i < in; i++)
+        for (int j = 0; j < hidden; j++)
+            w.w1[(size_t)i * hidden + j] =
+                j < old ? n->w1[(size_t)i * old + j] : uniform(&s, 0.1f);
+    memcpy(w.b1, n->b1, (size_t)old * sizeof *w.b1);
+    for (int k = 0; k < BG_NET_OUTPUTS; k++)
+        memcpy(w.w2 + k * hidden, n->w2 + k * old, (size_t)old * sizeof *w.w2);
+    memcpy(w.b2, n->b2, BG_NET_OUTPUTS * sizeof *w.b2);
+    free(n->w1);
+    *n = w;
+    return 0;
+}
+
 void bg_nets_free(BgNets *n) {
     for (int k = 0; k < 2; k++)
         free(n->net[k].w1);

@@ -54,6 +54,10 @@ void bg_net_forward(const BgNet *n, const float *x, const int *active, int nacti
 int bg_nets_init(BgNets *n, int hidden_contact, int hidden_race, uint64_t seed);
 void bg_nets_free(BgNets *n);
 
+// Grow net n to the given number of hidden units (at least its own): the new units get small
+// random input weights from seed and zero output weights, so the outputs do not change.
+int bg_net_widen(BgNet *n, int hidden, uint64_t seed);
+
 // Read from / write to memory or a file; 0 on success, -1 on a malformed buffer or I/O error.
 int bg_nets_read(BgNets *n, const unsigned char *buf, size_t len);
 int bg_nets_load(BgNets *n, const char *path);
