@@ -142,8 +142,8 @@ int main(int argc, char **argv) {
         for (int k = 0; k < 2; k++)
             if (want[k] > nets.net[k].hidden &&
                 bg_net_widen(&nets.net[k], want[k], o.seed + (uint64_t)k)) {
-                fprintf(stderr, "train-bg: cannot widen to %d hidden units (at most %d)\n",
-                        want[k], BG_NET_MAX_HIDDEN);
+                fprintf(stderr, "train-bg: cannot widen to %d hidden units (at most %d)\n", want[k],
+                        BG_NET_MAX_HIDDEN);
                 return 1;
             }
     } else if (bg_nets_init(&nets, o.hidden_contact, o.hidden_race, o.seed)) {
@@ -152,8 +152,8 @@ int main(int argc, char **argv) {
     }
     printf("train-bg: %llu games, seed %llu, alpha %.4f -> %.4f, %s %.2f, hidden %d and %d\n",
            (unsigned long long)o.games, (unsigned long long)o.seed, o.alpha, o.alpha_end,
-           o.refine ? "1-ply targets, (lambda unused)" : "lambda", o.lambda,
-           nets.net[0].hidden, nets.net[1].hidden);
+           o.refine ? "1-ply targets, (lambda unused)" : "lambda", o.lambda, nets.net[0].hidden,
+           nets.net[1].hidden);
     fflush(stdout);
     int64_t t0 = clock_now_us(), tr = t0;
     uint64_t plies = 0, since = 0;

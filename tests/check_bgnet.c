@@ -57,24 +57,39 @@ END_TEST
 // The hand features of the inputs (net.h) on the start and after one checker of X moved from
 // its 6-point to its 5-point: O's two back checkers hit the blot 4 away with 11 direct rolls,
 // 31, 22 and 11 (15 of 36); the back checkers of either side move their full roll on 24 of
-// 36 (5s and 7s land on the opponent's points, 55 and 66 are blocked).
+// 36 (5s and 7s land on the opponent's points, 55 and 66 are blocked), and they are the worst
+// contained of each side's checkers (from the 13-point only 11 and 66 are stopped: 34 of 36),
+// so containment is 36 - 24; to pass the opponent's rearmost checker (on one's own 1-point)
+// every checker must travel its point less one: 152 pips at the start, X 151 after its move.
+// Then X's back checker on the bar: O holds one home point, so X fails to enter on 1 roll; X
+// has 152 pips to travel again, and O, whose checkers must all pass the bar, its 167.
 START_TEST(test_net_features) {
     BgPosition p;
     bg_set_start(&p);
     float x[BG_NET_INPUTS];
     int active[BG_NET_INPUTS];
     const int F = 100; // the first hand feature after the 96 point units and 4 counts
-    for (int move = 0; move < 2; move++) {
-        if (move) {
+    for (int move = 0; move < 3; move++) {
+        if (move == 1) {
             p.b.c[1][5]--;
             p.b.c[1][4]++;
+        }
+        if (move == 2) {
+            p.b.c[1][23]--;
+            p.b.c[1][BG_BAR]++;
         }
         bg_net_inputs(&p.b, 1, x, active);
         for (int s = 0; s < 2; s++) {
             const float *v = x + s * BG_NET_HALF;
-            ck_assert_float_eq_tol(v[F] * 36, s == 0 && move ? 15 : 0, 1e-4);
-            ck_assert_float_eq_tol(v[F + 1] * 36, 24, 1e-4);
+            if (move < 2) {
+                ck_assert_float_eq_tol(v[F] * 36, s == 0 && move ? 15 : 0, 1e-4);
+                ck_assert_float_eq_tol(v[F + 1] * 36, 24, 1e-4);
+            }
             ck_assert_float_eq_tol(v[F + 2] * 6, 1, 1e-4);
+            ck_assert_float_eq_tol(v[F + 3] * 36, 12, 1e-4);
+            int pass = s == 0 ? (move == 1 ? 151 : 152) : (move == 2 ? 167 : 152);
+            ck_assert_float_eq_tol(v[F + 4] * 152, pass, 1e-3);
+            ck_assert_float_eq_tol(v[F + 5] * 36, s == 0 && move == 2 ? 1 : 0, 1e-4);
         }
     }
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #define MAGIC "TBGN"
-#define VERSION 2
+#define VERSION 3
 
 // The weights file, embedded by weights.c.
 extern const unsigned char bg_weights_data[];
@@ -69,11 +69,7 @@ static int shots_against(const uint8_t *c, const uint8_t *o) {
 // The rolls (of 36) that move my rearmost checker its full number (the sum of the dice)
 // without landing on a point the opponent holds (gnubg's escapes, doubles counted as two
 // steps); 36 when nothing of the opponent's stands in its way.
-static int back_escapes(const uint8_t *c, const uint8_t *o) {
-    int q = 0;
-    for (int i = BG_SLOTS - 1; i >= 0 && !q; i--)
-        if (c[i])
-            q = i + 1; // the bar is 25
+static int escapes_from(int q, const uint8_t *o) {
     int n = 0;
     for (int a = 1; a <= 6; a++)
         for (int d = a; d <= 6; d++) {
@@ -85,6 +81,52 @@ static int back_escapes(const uint8_t *c, const uint8_t *o) {
                 n += a == d ? 1 : 2;
         }
     return n;
+}
+
+static int back_escapes(const uint8_t *c, const uint8_t *o) {
+    int q = 0;
+    for (int i = BG_SLOTS - 1; i >= 0 && !q; i--)
+        if (c[i])
+            q = i + 1; // the bar is 25
+    return escapes_from(q, o);
+}
+
+// Containment: 36 less the escapes (as above) from the worst of my points 13 to 24 and the bar
+// that hold a checker of mine; 0 when none does.
+static int containment(const uint8_t *c, const uint8_t *o) {
+    int worst = 36;
+    bool any = false;
+    for (int q = 13; q <= 25; q++)
+        if (c[q - 1]) {
+            int e = escapes_from(q, o);
+            any = true;
+            if (e < worst)
+                worst = e;
+        }
+    return any ? 36 - worst : 0;
+}
+
+// The pips my checkers must travel to pass the opponent's rearmost checker (0 in a race).
+static int break_contact(const uint8_t *c, const uint8_t *o) {
+    int r = 0; // the opponent's rearmost checker, in its numbering (25 for its bar)
+    for (int i = BG_SLOTS - 1; i >= 0 && !r; i--)
+        if (o[i])
+            r = i + 1;
+    int edge = 25 - r, pips = 0; // my point of that checker
+    for (int q = edge + 1; q <= 25; q++)
+        pips += c[q - 1] * (q - edge);
+    return pips;
+}
+
+// With checkers of mine on the bar, the rolls (of 36) on which none can enter: the opponent's
+// home points held, squared.
+static int enter_fails(const uint8_t *c, const uint8_t *o) {
+    if (!c[BG_BAR])
+        return 0;
+    int closed = 0;
+    for (int i = 0; i < 6; i++)
+        closed += o[i] >= 2;
+    return closed * closed;
 }
 
 // The longest run of consecutive points held (two or more checkers).
@@ -140,7 +182,10 @@ int bg_net_inputs(const BgBoard *b, int side, float *x, int *active) {
                                         outside / 15.0f,
                                         shots_against(c, o) / 36.0f,
                                         back_escapes(c, o) / 36.0f,
-                                        longest_prime(c) / 6.0f};
+                                        longest_prime(c) / 6.0f,
+                                        containment(c, o) / 36.0f,
+                                        break_contact(c, o) / 152.0f,
+                                        enter_fails(c, o) / 36.0f};
         for (int k = 0; k < BG_NET_HALF - 96; k++)
             if (tail[k] != 0) {
                 v[96 + k] = tail[k];
@@ -248,8 +293,7 @@ int bg_net_widen(BgNet *n, int hidden, uint64_t seed) {
     uint64_t s = seed;
     for (int i = 0; i < in; i++)
         for (int j = 0; j < hidden; j++)
-            w.w1[(size_t)i * hidden + j] =
-                j < old ? n->w1[(size_t)i * old + j] : uniform(&s, 0.1f);
+            w.w1[(size_t)i * hidden + j] = j < old ? n->w1[(size_t)i * old + j] : uniform(&s, 0.1f);
     memcpy(w.b1, n->b1, (size_t)old * sizeof *w.b1);
     for (int k = 0; k < BG_NET_OUTPUTS; k++)
         memcpy(w.w2 + k * hidden, n->w2 + k * old, (size_t)old * sizeof *w.w2);

@@ -8,7 +8,11 @@
 //   bar / 2, borne off / 15, pip count / 100, checkers still outside the home board / 15,
 //   the opponent's shots (rolls of 36 that hit one of the player's blots) / 36, the rolls
 //   that move the player's rearmost checker its full number past the opponent's points / 36,
-//   the player's longest prime / 6.
+//   the player's longest prime / 6, its containment (36 less the rolls that move its worst
+//   placed checker on its points 13..24 or the bar its full number past the opponent's
+//   points) / 36, the pips its checkers must travel to pass the opponent's rearmost checker
+//   / 152, and with checkers on the bar the rolls on which none enters (the opponent's home
+//   points held, squared) / 36.
 // Hidden weights are stored input-major (w1[i * hidden + j]) so that one active input adds a
 // contiguous row to the hidden sums: inputs are sparse and the loop vectorises without
 // reordering any float sum, so every build computes the same bits (given -ffp-contract=off).
@@ -24,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BG_NET_HALF 103 // inputs per player
+#define BG_NET_HALF 106 // inputs per player
 #define BG_NET_INPUTS (2 * BG_NET_HALF)
 #define BG_NET_OUTPUTS 5
 #define BG_NET_MAX_HIDDEN 128
