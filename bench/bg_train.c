@@ -59,11 +59,25 @@ static void probs_to(const BgProbs *p, double *t) {
     t[4] = p->lose_backgammon;
 }
 
-int bg_train_game(BgNets *nets, uint64_t *rng, double alpha, double lambda) {
+// One gradient step of the net for step st's position towards the probabilities p.
+static void learn(BgNets *nets, const Step *st, const BgProbs *p, double alpha) {
+    double target[5];
+    probs_to(p, target);
+    BgNet *net = &nets->net[st->kind == BG_EVAL_CONTACT ? BG_NET_CONTACT : BG_NET_RACE];
+    train_step(net, &st->b, st->side, target, (float)alpha);
+}
+
+// The starting board of a self-play game; returns the side that opens (from *rng).
+static int game_start(BgBoard *b, uint64_t *rng) {
     BgPosition start;
     bg_set_start(&start);
-    BgBoard b = start.b;
-    int side = (int)(bg_rng_next(rng) & 1);
+    *b = start.b;
+    return (int)(bg_rng_next(rng) & 1);
+}
+
+int bg_train_game(BgNets *nets, uint64_t *rng, double alpha, double lambda) {
+    BgBoard b;
+    int side = game_start(&b, rng);
     BgPlayList l;
     bg_plays_init(&l);
     int T = 0;
@@ -134,12 +148,8 @@ int bg_train_game(BgNets *nets, uint64_t *rng, double alpha, double lambda) {
             G.lose_gammon = (1 - lambda) * nv.lose_gammon + lambda * ng.lose_gammon;
             G.lose_backgammon = (1 - lambda) * nv.lose_backgammon + lambda * ng.lose_backgammon;
         }
-        if (steps[t].kind == BG_EVAL_BEAROFF)
-            continue;
-        double target[5];
-        probs_to(&G, target);
-        BgNet *net = &nets->net[steps[t].kind == BG_EVAL_CONTACT ? BG_NET_CONTACT : BG_NET_RACE];
-        train_step(net, &steps[t].b, steps[t].side, target, (float)alpha);
+        if (steps[t].kind != BG_EVAL_BEAROFF)
+            learn(nets, &steps[t], &G, alpha);
     }
     return T + 1;
 }
@@ -169,10 +179,8 @@ int bg_refine_game(BgNets *nets, uint64_t *rng, double alpha, int threads) {
     bg_search_init(&s);
     s.nets = nets;
     s.bearoff = true;
-    BgPosition start;
-    bg_set_start(&start);
-    BgBoard b = start.b;
-    int side = (int)(bg_rng_next(rng) & 1);
+    BgBoard b;
+    int side = game_start(&b, rng);
     BgPlayList l;
     bg_plays_init(&l);
     // The game, at 0 ply; the positions after the opening roll are kept.
@@ -220,13 +228,8 @@ int bg_refine_game(BgNets *nets, uint64_t *rng, double alpha, int threads) {
             pthread_join(tid[k], NULL);
         else
             targets(&jobs[k]);
-    for (int t = 0; t < T; t++) {
-        if (steps[t].kind == BG_EVAL_BEAROFF)
-            continue;
-        double target[5];
-        probs_to(&steps[t].v, target);
-        BgNet *net = &nets->net[steps[t].kind == BG_EVAL_CONTACT ? BG_NET_CONTACT : BG_NET_RACE];
-        train_step(net, &steps[t].b, steps[t].side, target, (float)alpha);
-    }
+    for (int t = 0; t < T; t++)
+        if (steps[t].kind != BG_EVAL_BEAROFF)
+            learn(nets, &steps[t], &steps[t].v, alpha);
     return T + 1;
 }
