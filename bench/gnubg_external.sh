@@ -4,8 +4,9 @@
 # this script prints tabula's points per game with a 95% interval.
 # usage: sh bench/gnubg_external.sh [TABULA] [GAMES] [PLIES] [PORT]
 # Environment: SEED (gnubg's dice seed, default 1), LOG (gnubg's record, default
-# gnubg_external.log), GNUBG (the gnubg binary). Needs the gnubg package. See
-# docs/backgammon.md.
+# gnubg_external.log), GNUBG (the gnubg binary), MATCH (a match length: then GAMES matches of
+# MATCH points are played, Crawford rule on, and the matches won are reported). Needs the gnubg
+# package. See docs/backgammon.md.
 set -eu
 TABULA=${1:-./tabula}
 GAMES=${2:-1}
@@ -14,6 +15,7 @@ PORT=${4:-$((40000 + $$ % 20000))}
 GNUBG=${GNUBG:-/usr/games/gnubg}
 LOG=${LOG:-gnubg_external.log}
 SEED=${SEED:-1}
+MATCH=${MATCH:-0}
 
 "$TABULA" external --port "$PORT" --plies "$PLIES" 2>/dev/null &
 TPID=$!
@@ -28,16 +30,39 @@ sleep 0.5
     echo "set player 0 cubedecision evaluation plies 0"
     echo "set player 1 name tabula"
     echo "set player 1 external localhost:$PORT"
-    echo "set jacoby on"
-    echo "set automatic game off"
     i=0
-    while [ "$i" -lt "$GAMES" ]; do
-        if [ "$i" = 0 ]; then echo "new session"; else echo "new game"; fi
-        i=$((i + 1))
-    done
+    if [ "$MATCH" -gt 0 ]; then
+        # Each match runs game after game by itself; the next line starts the next match.
+        echo "set automatic game on"
+        while [ "$i" -lt "$GAMES" ]; do
+            echo "new match $MATCH"
+            i=$((i + 1))
+        done
+    else
+        echo "set jacoby on"
+        echo "set automatic game off"
+        while [ "$i" -lt "$GAMES" ]; do
+            if [ "$i" = 0 ]; then echo "new session"; else echo "new game"; fi
+            i=$((i + 1))
+        done
+    fi
     echo "quit"
     echo "y"
 } | "$GNUBG" -t -q > "$LOG" 2>&1 || true
+
+# A match ends with "<name> has won the match."; gnubg is player 0, so any other name is
+# tabula's (gnubg may name player 1 after the user).
+if [ "$MATCH" -gt 0 ]; then
+    grep -o "[A-Za-z0-9_]* has won the match" "$LOG" | awk -v len="$MATCH" '
+        { n++; if ($1 != "gnubg") won++ }
+        END {
+            if (n == 0) { print "no match finished"; exit 1 }
+            p = won / n
+            printf "matches %d of %d points, tabula won %d: %.1f%% +- %.1f%% (95%%)\n",
+                   n, len, won, 100 * p, 196 * sqrt(p * (1 - p) / n)
+        }'
+    exit 0
+fi
 
 # After each game gnubg prints "The score (after N games) is: gnubg A, tabula B (...)"; a
 # game's points for tabula are the change of B - A.
