@@ -221,6 +221,29 @@ START_TEST(test_trainer_deterministic) {
 }
 END_TEST
 
+// A run saved and resumed after three games ends with the same weights as one that did not
+// stop (the file holds the weights, the games and the random state).
+START_TEST(test_trainer_resume) {
+    BgNets a, b;
+    ck_assert_int_eq(bg_nets_init(&a, 8, 8, 5), 0);
+    ck_assert_int_eq(bg_nets_init(&b, 8, 8, 5), 0);
+    for (int g = 0; g < 6; g++)
+        bg_train_game(&a, &a.rng, 0.1, 0.7);
+    for (int g = 0; g < 3; g++)
+        bg_train_game(&b, &b.rng, 0.1, 0.7);
+    ck_assert_int_eq(bg_nets_save(&b, "bgnet_resume.bin"), 0);
+    bg_nets_free(&b);
+    ck_assert_int_eq(bg_nets_load(&b, "bgnet_resume.bin"), 0);
+    remove("bgnet_resume.bin");
+    for (int g = 0; g < 3; g++)
+        bg_train_game(&b, &b.rng, 0.1, 0.7);
+    ck_assert_uint_eq(bg_nets_checksum(&a), bg_nets_checksum(&b));
+    ck_assert_uint_eq(a.rng, b.rng);
+    bg_nets_free(&a);
+    bg_nets_free(&b);
+}
+END_TEST
+
 START_TEST(test_refine_deterministic) {
     uint64_t sums[2];
     for (int run = 0; run < 2; run++) { // one thread, then three: the same weights
@@ -256,6 +279,7 @@ Suite *bgnet_suite(void) {
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_search_depths, 0, 3);
     tcase_add_test(tc, test_trainer_deterministic);
+    tcase_add_test(tc, test_trainer_resume);
     tcase_add_test(tc, test_refine_deterministic);
     suite_add_tcase(s, tc);
     return s;

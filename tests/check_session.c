@@ -483,6 +483,26 @@ static void position_is(Engine *e, const char *fen) {
     free(text);
 }
 
+// The first bear-off evaluation of a fresh process: one checker each on its 1-point, the
+// player on roll wins. (The database's index tables were once read before they were built,
+// so the first answer of every process said 0; later ones were right.)
+START_TEST(test_first_bearoff_eval) {
+    Engine e;
+    engine_start(&e);
+    send_line(&e, "setoption name UCI_Variant value backgammon");
+    send_line(&e, "position xgid XGID=-A----------------------a-:0:0:1:00:0:0:0:0:10");
+    for (int k = 0; k < 2; k++) {
+        send_line(&e, "eval");
+        char *text = expect(&e, "equity", WAIT);
+        ck_assert_msg(strstr(text, "bear-off database") &&
+                          strstr(text, "probs       1.0000 0.0000 0.0000 0.0000 0.0000"),
+                      "eval %d: %s", k + 1, text);
+        free(text);
+    }
+    engine_quit(&e);
+}
+END_TEST
+
 START_TEST(test_person_session) {
     Engine e;
     char *text;
@@ -882,6 +902,7 @@ Suite *session_suite(void) {
     tcase_add_test(tc, test_uci_session);
     tcase_add_test(tc, test_ugi_session);
     tcase_add_test(tc, test_person_session);
+    tcase_add_test(tc, test_first_bearoff_eval);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("hostile");

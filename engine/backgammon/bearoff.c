@@ -174,6 +174,7 @@ bool bg_bearoff_applies(const BgBoard *b) {
 }
 
 void bg_bearoff_probs(const BgBoard *b, int side, BgProbs *out) {
+    ensure(); // rank() below reads the index tables that the build fills
     int me[6], op[6];
     for (int j = 0; j < 6; j++) {
         me[j] = b->c[side][j];
