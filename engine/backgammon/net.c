@@ -66,39 +66,58 @@ static int shots_against(const uint8_t *c, const uint8_t *o) {
     return shots;
 }
 
-// The rolls (of 36) that move my rearmost checker its full number (the sum of the dice)
-// without landing on a point the opponent holds (gnubg's escapes, doubles counted as two
-// steps); 36 when nothing of the opponent's stands in its way.
-static int escapes_from(int q, const uint8_t *o) {
-    int n = 0;
-    for (int a = 1; a <= 6; a++)
-        for (int d = a; d <= 6; d++) {
-            // My point t is the opponent's 25 - t, its index 24 - t.
-            int ta = q - a, td = q - d, ts = q - a - d;
-            bool ba = ta >= 1 && o[24 - ta] >= 2, bd = td >= 1 && o[24 - td] >= 2;
-            bool bs = ts >= 1 && o[24 - ts] >= 2;
-            if (!bs && !(ba && bd))
-                n += a == d ? 1 : 2;
-        }
-    return n;
+// The rolls (of 36) that move a checker of mine on point q its full number (the sum of the
+// dice) without landing on a point the opponent holds (gnubg's escapes, doubles counted as two
+// steps); 36 when nothing of the opponent's stands in its way. They depend only on which of
+// the 12 points in front of q are held, so they come from a table over those 12 bits (bit j:
+// the point 12 - j pips ahead), built once.
+static uint8_t escape_table[1 << 12];
+static pthread_once_t escape_once = PTHREAD_ONCE_INIT;
+
+static void build_escapes(void) {
+    for (int w = 0; w < 1 << 12; w++) {
+        int n = 0;
+        for (int a = 1; a <= 6; a++)
+            for (int d = a; d <= 6; d++) {
+                bool ba = w >> (12 - a) & 1, bd = w >> (12 - d) & 1;
+                bool bs = w >> (12 - a - d) & 1;
+                if (!bs && !(ba && bd))
+                    n += a == d ? 1 : 2;
+            }
+        escape_table[w] = (uint8_t)n;
+    }
 }
 
-static int back_escapes(const uint8_t *c, const uint8_t *o) {
+// The points 1..24 (bits 1..24, in my numbering) that the opponent holds; o is its array.
+static uint32_t held_against(const uint8_t *o) {
+    uint32_t held = 0;
+    for (int t = 1; t <= BG_POINTS; t++) // my point t is the opponent's 25 - t, index 24 - t
+        if (o[24 - t] >= 2)
+            held |= 1u << t;
+    return held;
+}
+
+static int escapes_from(int q, uint32_t held) {
+    uint32_t w = q >= 12 ? held >> (q - 12) : held << (12 - q);
+    return escape_table[w & 0xFFF];
+}
+
+static int back_escapes(const uint8_t *c, uint32_t held) {
     int q = 0;
     for (int i = BG_SLOTS - 1; i >= 0 && !q; i--)
         if (c[i])
             q = i + 1; // the bar is 25
-    return escapes_from(q, o);
+    return escapes_from(q, held);
 }
 
 // Containment: 36 less the escapes (as above) from the worst of my points 13 to 24 and the bar
 // that hold a checker of mine; 0 when none does.
-static int containment(const uint8_t *c, const uint8_t *o) {
+static int containment(const uint8_t *c, uint32_t held) {
     int worst = 36;
     bool any = false;
     for (int q = 13; q <= 25; q++)
         if (c[q - 1]) {
-            int e = escapes_from(q, o);
+            int e = escapes_from(q, held);
             any = true;
             if (e < worst)
                 worst = e;
@@ -141,11 +160,13 @@ static int longest_prime(const uint8_t *c) {
 }
 
 int bg_net_inputs(const BgBoard *b, int side, float *x, int *active) {
+    pthread_once(&escape_once, build_escapes);
     memset(x, 0, BG_NET_INPUTS * sizeof *x);
     int na = 0;
     for (int s = 0; s < 2; s++) {
         const uint8_t *c = b->c[s ? !side : side];
         const uint8_t *o = b->c[s ? side : !side];
+        uint32_t held = held_against(o);
         float *v = x + s * BG_NET_HALF;
         int base = s * BG_NET_HALF;
         int pips = 0, outside = 0, on = 0;
@@ -181,9 +202,9 @@ int bg_net_inputs(const BgBoard *b, int side, float *x, int *active) {
                                         pips / 100.0f,
                                         outside / 15.0f,
                                         shots_against(c, o) / 36.0f,
-                                        back_escapes(c, o) / 36.0f,
+                                        back_escapes(c, held) / 36.0f,
                                         longest_prime(c) / 6.0f,
-                                        containment(c, o) / 36.0f,
+                                        containment(c, held) / 36.0f,
                                         break_contact(c, o) / 152.0f,
                                         enter_fails(c, o) / 36.0f};
         for (int k = 0; k < BG_NET_HALF - 96; k++)
