@@ -332,6 +332,35 @@ START_TEST(test_mill_helpers) {
 }
 END_TEST
 
+// Bit j of the result is bit src[j] of v: what VPSHUFBITQMB computes in board_gather.
+static uint64_t gather_ref(uint64_t v, const uint8_t src[64]) {
+    uint64_t g = 0;
+    for (int j = 0; j < 64; j++)
+        g |= (v >> src[j] & 1) << j;
+    return g;
+}
+
+// The gather rows of the processors with AVX-512 BITALG (board.h), computed bit by bit,
+// against the byte tables.
+static void expect_gathers(const Board *b, Bits men) {
+    Slots slots = board_slots(b, men);
+    ck_assert_uint_eq(gather_ref(men, b->slot_src), slots);
+    uint64_t points = 0, near = 0;
+    for (int w = 0; w < b->slot_words; w++)
+        points |= gather_ref(slots, b->point_src[w]);
+    ck_assert_uint_eq((Bits)(points | points >> 32), board_slot_points(b, slots));
+    ck_assert_uint_eq((Bits)(points | points >> 32), men & board_slot_points(b, SLOTS_ALL));
+    for (int w = 0; w < MAX_DEGREE / 2; w++) {
+        uint64_t kth = gather_ref(men, b->neighbour_src[w]);
+        ck_assert_uint_eq(kth, w < b->neighbour_words ? b->kth_neighbour_of[w][0][men & 255] |
+                                                            b->kth_neighbour_of[w][1][men >> 8 & 255] |
+                                                            b->kth_neighbour_of[w][2][men >> 16 & 255]
+                                                      : 0);
+        near |= kth;
+    }
+    ck_assert_uint_eq((Bits)(near | near >> 32), board_neighbours(b, men));
+}
+
 // The table-driven set helpers against their definitions line by line and point by point, on
 // random point sets of every board.
 START_TEST(test_set_helpers) {
@@ -359,6 +388,7 @@ START_TEST(test_set_helpers) {
         EXPECT(board_has_mill(b, men) == (in != 0), "has mill %#x", men);
         EXPECT(board_closing_points(b, men) == closing, "closing points of %#x", men);
         EXPECT(board_neighbours(b, men) == near, "neighbours of %#x", men);
+        expect_gathers(b, men);
         for (int k = 0; k < MAX_DEGREE; k++) {
             uint64_t word = b->kth_neighbour_of[k / 2][0][men & 255] |
                             b->kth_neighbour_of[k / 2][1][men >> 8 & 255] |

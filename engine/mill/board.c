@@ -118,6 +118,25 @@ static void build_tables(Board *b) {
                 if (v >> j & 1 && i < 3 * MAX_LINES && slot_point[i] != NO_POINT)
                     b->points_of[k][v] |= BIT(slot_point[i]);
             }
+    // The same maps as rows of bit gathers (board.h).
+    memset(b->slot_src, BOARD_ZERO_BIT, sizeof b->slot_src);
+    memset(b->point_src, BOARD_ZERO_BIT, sizeof b->point_src);
+    memset(b->neighbour_src, BOARD_ZERO_BIT, sizeof b->neighbour_src);
+    int nslots[MAX_POINTS] = {0}, most = 1;
+    for (int i = 0; i < 3 * MAX_LINES; i++) {
+        int p = slot_point[i];
+        if (p == NO_POINT)
+            continue;
+        b->slot_src[i] = (uint8_t)p;
+        int k = nslots[p]++;
+        b->point_src[k / 2][32 * (k % 2) + p] = (uint8_t)i;
+        if (nslots[p] > most)
+            most = nslots[p];
+    }
+    b->slot_words = (most + 1) / 2;
+    for (int q = 0; q < b->npoints; q++)
+        for (int d = 0; d < MAX_DEGREE && neighbour[q][d] != NO_POINT; d++)
+            b->neighbour_src[d / 2][32 * (d % 2) + q] = (uint8_t)neighbour[q][d];
 }
 
 static void build(Board *b, BoardKind kind, bool diagonals) {

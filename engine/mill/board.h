@@ -11,6 +11,14 @@
 #include "engine/core/bits.h"
 
 #include <stdbool.h>
+#include <stdint.h>
+
+// With AVX-512 BITALG, one VPSHUFBITQMB gathers 64 arbitrary bits of a word: the byte tables
+// below become one instruction each (the same sets; the tables stay for other processors).
+#if defined(__AVX512BITALG__) && defined(__AVX512BW__) && defined(__AVX512F__)
+#include <immintrin.h>
+#define BOARD_BITSHUFFLE 1
+#endif
 
 #define MAX_POINTS 24
 #define MAX_LINES 20
@@ -55,7 +63,25 @@ typedef struct Board {
     // byte of the set, packed two to a word (k = 2w and 2w + 1 in word w).
     int neighbour_words;
     uint64_t kth_neighbour_of[MAX_DEGREE / 2][POINT_BYTES][256];
+    // The same maps as bit gathers: byte j of a row names the bit of the source that becomes
+    // bit j of the result (BOARD_ZERO_BIT where none). slot_src: slot j's point; point_src[w]:
+    // the (2w)-th slot of point j (j < 32) or the (2w + 1)-th of point j - 32; neighbour_src[w]:
+    // likewise the neighbours of each point.
+    int slot_words; // rows of point_src in use: half the most lines through a point, rounded up
+    _Alignas(64) uint8_t slot_src[64];
+    _Alignas(64) uint8_t point_src[MAX_LINES_AT / 2][64];
+    _Alignas(64) uint8_t neighbour_src[MAX_DEGREE / 2][64];
 } Board;
+
+#define BOARD_ZERO_BIT 63 // a bit that is 0 in every point and slot set
+
+#ifdef BOARD_BITSHUFFLE
+// Bit j of the result is bit src[j] of v.
+static inline uint64_t board_gather(uint64_t v, const uint8_t src[64]) {
+    return _mm512_bitshuffle_epi64_mask(_mm512_set1_epi64((long long)v),
+                                        _mm512_load_si512((const void *)src));
+}
+#endif
 
 // The generated board of a kind, with or without the diagonal lines.
 const Board *board_get(BoardKind kind, bool diagonals);
@@ -65,6 +91,9 @@ int board_point(const Board *b, const char *s);
 
 // The line slots of the points in `men`.
 static inline Slots board_slots(const Board *b, Bits men) {
+#ifdef BOARD_BITSHUFFLE
+    return board_gather(men, b->slot_src);
+#endif
     Slots s = 0;
     for (int k = 0; k < POINT_BYTES; k++)
         s |= b->slots_of[k][men >> 8 * k & 255];
@@ -73,6 +102,12 @@ static inline Slots board_slots(const Board *b, Bits men) {
 
 // The points of the line slots in `s`.
 static inline Bits board_slot_points(const Board *b, Slots s) {
+#ifdef BOARD_BITSHUFFLE
+    uint64_t g = board_gather(s, b->point_src[0]);
+    for (int w = 1; w < b->slot_words; w++)
+        g |= board_gather(s, b->point_src[w]);
+    return (Bits)(g | g >> 32);
+#endif
     Bits p = 0;
     for (int k = 0; k < SLOT_BYTES; k++)
         p |= b->points_of[k][s >> 8 * k & 255];
@@ -98,6 +133,12 @@ static inline Slots slots_third(const Board *b, Slots s) {
 
 // The points with at least one neighbour in `men`.
 static inline Bits board_neighbours(const Board *b, Bits men) {
+#ifdef BOARD_BITSHUFFLE
+    uint64_t g = board_gather(men, b->neighbour_src[0]);
+    for (int w = 1; w < b->neighbour_words; w++)
+        g |= board_gather(men, b->neighbour_src[w]);
+    return (Bits)(g | g >> 32);
+#endif
     Bits n = 0;
     for (int k = 0; k < POINT_BYTES; k++)
         n |= b->neighbours_of[k][men >> 8 * k & 255];

@@ -1,5 +1,7 @@
 #include "engine/mill/movegen.h"
 
+#include "engine/core/compiler.h"
+
 #include <assert.h>
 
 Bits movegen_removable(const Position *p, Bits opp) {
@@ -13,8 +15,6 @@ Bits movegen_removable(const Position *p, Bits opp) {
 static inline bool removals_end(Bits opp, int opp_hand) {
     return !opp || bits_count(opp) + opp_hand < 3;
 }
-
-#define ALWAYS_INLINE inline __attribute__((always_inline))
 
 // Call visit(ctx, from, destinations among `targets`, own men without the mover) for each kind
 // of action of the side to move: placements (from = NO_POINT), then the moves of each man on
