@@ -256,6 +256,57 @@ static const MovesCase MOVES_CASES[] = {
 };
 // clang-format on
 
+static int compare_moves(const void *a, const void *b) {
+    Move x = *(const Move *)a, y = *(const Move *)b;
+    return (x > y) - (x < y);
+}
+
+static bool listed(const Move *sorted, int n, Move m) {
+    return bsearch(&m, sorted, (size_t)n, sizeof m, compare_moves) != NULL;
+}
+
+// movegen_is_legal agrees with the list on every move of it and on words near them: each
+// move with its origin, destination or a removal changed to every point, a removal dropped or
+// added, and a stray high bit; then on random words.
+static void expect_is_legal_agrees(const Position *p, const Move *moves, int n, const char *name) {
+    Move *sorted = malloc((size_t)(n ? n : 1) * sizeof *sorted);
+    ck_assert_ptr_nonnull(sorted);
+    memcpy(sorted, moves, (size_t)n * sizeof *moves);
+    qsort(sorted, (size_t)n, sizeof *sorted, compare_moves);
+#define AGREE(word)                                                                                \
+    do {                                                                                           \
+        Move w_ = (word);                                                                          \
+        ck_assert_msg(movegen_is_legal(p, w_) == listed(sorted, n, w_),                            \
+                      "%s: movegen_is_legal(%#x) is %d", name, w_, movegen_is_legal(p, w_));       \
+    } while (0)
+    for (int i = 0; i < n; i++) {
+        Move m = moves[i];
+        ck_assert_msg(movegen_is_legal(p, m), "%s: listed move %#x not legal", name, m);
+        int k = move_nremovals(m);
+        for (int x = 0; x < 32; x++) {
+            AGREE((m & ~31u) | (Move)x);
+            AGREE((m & ~(31u << 5)) | (Move)x << 5);
+            for (int j = 0; j < k; j++)
+                AGREE((m & ~(31u << (10 + 5 * j))) | (Move)x << (10 + 5 * j));
+            if (k < MAX_REMOVALS)
+                AGREE(m | (Move)x << (10 + 5 * k));
+        }
+        if (k)
+            AGREE(m & ~(31u << (10 + 5 * (k - 1))));
+        AGREE(m | 1u << 31);
+    }
+    uint32_t seed = 2463534242u + (uint32_t)n;
+    for (int i = 0; i < 2000; i++) {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        AGREE(seed & 0x3fffffffu);
+        AGREE(seed & 0x3ff);
+    }
+#undef AGREE
+    free(sorted);
+}
+
 // One row of MOVES_CASES through movegen_legal, movegen_count and the game layer.
 START_TEST(test_moves_table) {
     const MovesCase *c = &MOVES_CASES[_i];
@@ -275,6 +326,7 @@ START_TEST(test_moves_table) {
     int n = movegen_legal(&pos, moves);
     ck_assert_msg(movegen_count(&pos) == (uint64_t)n, "%s: movegen_count %llu, movegen_legal %d",
                   c->name, (unsigned long long)movegen_count(&pos), n);
+    expect_is_legal_agrees(&pos, moves, n, c->name);
 
     Tokens *got = tokens_new(), *want = tokens_new(), *game = tokens_new();
     for (int i = 0; i < n; i++) {

@@ -133,6 +133,37 @@ static int generate(const Position *p, Move *moves, bool closing_only) {
 
 int movegen_legal(const Position *p, Move *moves) { return generate(p, moves, false); }
 
+// The rules of FOR_EACH_ACTION, list_action and add_removals, for one move.
+bool movegen_is_legal(const Position *p, Move m) {
+    const MillRules *r = p->rules;
+    const Board *b = r->board;
+    int us = p->side, to = move_to(m), from = move_from(m);
+    Bits own = p->men[us], opp = p->men[!us], empty = b->all & ~(own | opp);
+    if (m >> (10 + 5 * MAX_REMOVALS) || !(empty & BIT(to)) || pos_outcome(p) != OUTCOME_NONE)
+        return false;
+    Bits base = own;
+    if (from == NO_POINT) {
+        if (!p->hand[us])
+            return false;
+    } else {
+        bool fly = r->flying && !p->hand[us] && (r->variant->fly_always || bits_count(own) == 3);
+        if (!(own & BIT(from)) || (p->hand[us] && !r->variant->lasker) ||
+            !(fly || b->adj[from] & BIT(to)))
+            return false;
+        base &= ~BIT(from);
+    }
+    // The removals: k of them, each removable from what the earlier ones left, unless the
+    // opponent runs out first; then nothing more.
+    int k = removals_due(p, base | BIT(to), to), i = 0;
+    for (; i < k && !removals_end(opp, p->hand[!us]); i++) {
+        int x = move_removal(m, i);
+        if (x < 0 || !(movegen_removable(p, opp) & BIT(x)))
+            return false;
+        opp &= ~BIT(x);
+    }
+    return !(m >> (10 + 5 * i));
+}
+
 int movegen_closing(const Position *p, Move *moves) { return generate(p, moves, true); }
 
 typedef struct CountCtx {

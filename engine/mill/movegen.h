@@ -17,6 +17,10 @@ int movegen_legal(const Position *p, Move *moves);
 // that win); 0 when the game is over.
 int movegen_closing(const Position *p, Move *moves);
 
+// True when m is one of the legal moves (what movegen_legal lists), without listing them: for
+// the hash move, searched before the others are generated. Any 32-bit word may be asked.
+bool movegen_is_legal(const Position *p, Move m);
+
 // The number of legal moves, without listing them (perft's last ply).
 uint64_t movegen_count(const Position *p);
 

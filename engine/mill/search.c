@@ -429,28 +429,24 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
         return eval_position(&w->pos);
     Move *moves = w->arena + w->arena_used;
     int64_t *keys = w->keys_arena + w->arena_used;
-    int n = movegen_legal(&w->pos, moves);
-    if (n == 0)
-        return -(SCORE_MATE - ply);
-    w->arena_used += n;
-    // The hash move goes first; the others are scored only if it does not cut off. Without
-    // one, the best-scored move goes first by exchange with the first in the list, which takes
-    // its place in the order of the rest.
-    int first = 0;
-    if (tt_move) {
-        for (int i = 0; i < n; i++)
-            if (moves[i] == tt_move) {
-                moves[i] = moves[0];
-                moves[0] = tt_move;
-                first = 1;
-                break;
-            }
-    }
+    // A legal hash move is searched before the moves are generated (if it cuts off, they never
+    // are); then it goes first in the list and the others are scored. Without one, the moves
+    // are generated and scored at once, and the best-scored goes first by exchange with the
+    // first in the list, which takes its place in the order of the rest.
+    int first = tt_move && movegen_is_legal(&w->pos, tt_move), n = 0, used;
     // The current and the next move as list place and score: plain integers, since they live
     // across the recursive call (kept as vector lanes, they were spilled and reloaded at a
     // width the store could not forward).
     int cur_pos = 0, cur_score = 1 << 30, ahead_pos = 0, ahead_score = 0;
-    if (!first) {
+    if (first) {
+        moves[0] = tt_move;
+        n = 2; // at least; the others are counted when they are generated
+        used = 1;
+    } else {
+        n = movegen_legal(&w->pos, moves);
+        if (n == 0)
+            return -(SCORE_MATE - ply);
+        used = n;
         score_moves(w, moves, keys, 0, n, ply);
         OrderKey k = take_best(keys, n);
         int b = key_pos(k);
@@ -462,14 +458,28 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
         cur_score = key_score(k);
     }
     keys[0] = KEY_TAKEN;
+    w->arena_used += used;
 
     int best = -SCORE_INFINITE, alpha0 = alpha;
     Move best_move = MOVE_NONE;
     Move quiets[64];
     int nquiets = 0;
     for (int i = 0; i < n; i++) {
-        if (i == 1 && first)
+        if (i == 1 && first) {
+            // The hash move did not cut off: now the rest.
+            n = movegen_legal(&w->pos, moves);
+            w->arena_used += n - used;
+            used = n;
+            for (int j = 0; j < n; j++)
+                if (moves[j] == tt_move) {
+                    moves[j] = moves[0];
+                    moves[0] = tt_move;
+                    break;
+                }
+            if (n == 1)
+                break;
             score_moves(w, moves, keys, 1, n, ply);
+        }
         if (i == 1) {
             OrderKey k = take_best(keys, n);
             cur_pos = key_pos(k);
@@ -516,7 +526,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
         }
         unmake(w, m, &u);
         if (stopped(w)) {
-            w->arena_used -= n;
+            w->arena_used -= used;
             return best > -SCORE_INFINITE ? best : 0;
         }
         if (score > best) {
@@ -537,7 +547,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
         if (quiet && nquiets < 64)
             quiets[nquiets++] = m;
     }
-    w->arena_used -= n;
+    w->arena_used -= used;
     if (best == -SCORE_INFINITE) // every move was pruned
         return alpha;
     int bound = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
