@@ -81,6 +81,14 @@ static inline uint64_t board_gather(uint64_t v, const uint8_t src[64]) {
     return _mm512_bitshuffle_epi64_mask(_mm512_set1_epi64((long long)v),
                                         _mm512_load_si512((const void *)src));
 }
+
+// The points j with bit j or bit j + 32 set in the gather of v by any of the first n rows.
+static inline Bits board_gather_points(uint64_t v, const uint8_t rows[][64], int n) {
+    uint64_t g = board_gather(v, rows[0]);
+    for (int w = 1; w < n; w++)
+        g |= board_gather(v, rows[w]);
+    return (Bits)(g | g >> 32);
+}
 #endif
 
 // The generated board of a kind, with or without the diagonal lines.
@@ -103,10 +111,7 @@ static inline Slots board_slots(const Board *b, Bits men) {
 // The points of the line slots in `s`.
 static inline Bits board_slot_points(const Board *b, Slots s) {
 #ifdef BOARD_BITSHUFFLE
-    uint64_t g = board_gather(s, b->point_src[0]);
-    for (int w = 1; w < b->slot_words; w++)
-        g |= board_gather(s, b->point_src[w]);
-    return (Bits)(g | g >> 32);
+    return board_gather_points(s, b->point_src, b->slot_words);
 #endif
     Bits p = 0;
     for (int k = 0; k < SLOT_BYTES; k++)
@@ -134,10 +139,7 @@ static inline Slots slots_third(const Board *b, Slots s) {
 // The points with at least one neighbour in `men`.
 static inline Bits board_neighbours(const Board *b, Bits men) {
 #ifdef BOARD_BITSHUFFLE
-    uint64_t g = board_gather(men, b->neighbour_src[0]);
-    for (int w = 1; w < b->neighbour_words; w++)
-        g |= board_gather(men, b->neighbour_src[w]);
-    return (Bits)(g | g >> 32);
+    return board_gather_points(men, b->neighbour_src, b->neighbour_words);
 #endif
     Bits n = 0;
     for (int k = 0; k < POINT_BYTES; k++)
