@@ -239,6 +239,10 @@ static inline OrderKey take_best(OrderKey *keys, int n) {
     b0 = b1 > b0 ? b1 : b0;
     b2 = b3 > b2 ? b3 : b2;
     OrderKey best = b2 > b0 ? b2 : b0;
+    // The maxima are taken in vector registers (VPMAXSQ); hand the result over in a general
+    // one, or the compiler spills it with an 8-byte store and reloads it with a 16-byte load,
+    // which cannot be forwarded.
+    __asm__("" : "+r"(best));
     keys[key_pos(best)] = KEY_TAKEN;
     return best;
 }
