@@ -391,9 +391,7 @@ START_TEST(test_set_helpers) {
         EXPECT(board_neighbours(b, men) == near, "neighbours of %#x", men);
         expect_gathers(b, men);
         for (int k = 0; k < MAX_DEGREE; k++) {
-            uint64_t word = b->kth_neighbour_of[k / 2][0][men & 255] |
-                            b->kth_neighbour_of[k / 2][1][men >> 8 & 255] |
-                            b->kth_neighbour_of[k / 2][2][men >> 16 & 255];
+            uint64_t word = board_kth_neighbours(b, k / 2, men);
             Bits kth = (Bits)(word >> 32 * (k % 2));
             Bits expect = 0;
             for (int q = 0; q < b->npoints; q++) {

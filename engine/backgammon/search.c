@@ -218,7 +218,6 @@ static int plan(const BgPosition *p, const SearchLimits *lim, BgSearch *s, int64
     return maxd;
 }
 
-// Whether the next iteration, expected to take about 25 times the last, fits the budget.
 // Set up a search of p under lim: its state, and the deepest depth with the time budget.
 static int search_start(BgSearch *s, const BgPosition *p, const SearchLimits *lim,
                         SearchHooks *hooks, int64_t *budget_ms) {
@@ -227,6 +226,7 @@ static int search_start(BgSearch *s, const BgPosition *p, const SearchLimits *li
     return plan(p, lim, s, budget_ms);
 }
 
+// Whether the next iteration, expected to take about 25 times the last, fits the budget.
 static bool next_fits(const SearchLimits *lim, int64_t budget_ms, int64_t last_us) {
     if (budget_ms <= 0)
         return true;

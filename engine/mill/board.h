@@ -101,22 +101,24 @@ int board_point(const Board *b, const char *s);
 static inline Slots board_slots(const Board *b, Bits men) {
 #ifdef BOARD_BITSHUFFLE
     return board_gather(men, b->slot_src);
-#endif
+#else
     Slots s = 0;
     for (int k = 0; k < POINT_BYTES; k++)
         s |= b->slots_of[k][men >> 8 * k & 255];
     return s;
+#endif
 }
 
 // The points of the line slots in `s`.
 static inline Bits board_slot_points(const Board *b, Slots s) {
 #ifdef BOARD_BITSHUFFLE
     return board_gather_points(s, b->point_src, b->slot_words);
-#endif
+#else
     Bits p = 0;
     for (int k = 0; k < SLOT_BYTES; k++)
         p |= b->points_of[k][s >> 8 * k & 255];
     return p;
+#endif
 }
 
 // The slots rotated by one field: each line's s-th slot takes the value of its (s + 1)-th.
@@ -140,11 +142,25 @@ static inline Slots slots_third(const Board *b, Slots s) {
 static inline Bits board_neighbours(const Board *b, Bits men) {
 #ifdef BOARD_BITSHUFFLE
     return board_gather_points(men, b->neighbour_src, b->neighbour_words);
-#endif
+#else
     Bits n = 0;
     for (int k = 0; k < POINT_BYTES; k++)
         n |= b->neighbours_of[k][men >> 8 * k & 255];
     return n;
+#endif
+}
+
+// Word w of the k-th neighbour sets (see kth_neighbour_of): bit q (bit 32 + q) when the
+// (2w)-th ((2w + 1)-th) neighbour of q is in `men`.
+static inline uint64_t board_kth_neighbours(const Board *b, int w, Bits men) {
+#ifdef BOARD_BITSHUFFLE
+    return board_gather(men, b->neighbour_src[w]);
+#else
+    uint64_t n = 0;
+    for (int k = 0; k < POINT_BYTES; k++)
+        n |= b->kth_neighbour_of[w][k][men >> 8 * k & 255];
+    return n;
+#endif
 }
 
 // The men of `men` that stand in a complete mill line.

@@ -46,13 +46,7 @@ static ALWAYS_INLINE int features(const Position *p, int f[F_COUNT]) {
     uint64_t own2 = own | (uint64_t)own << 32, opp2 = opp | (uint64_t)opp << 32, near = 0;
     int mobility = 0;
     for (int w = 0; w < b->neighbour_words; w++) {
-#ifdef BOARD_BITSHUFFLE
-        uint64_t n = board_gather(empty, b->neighbour_src[w]);
-#else
-        uint64_t n = 0;
-        for (int k = 0; k < POINT_BYTES; k++)
-            n |= b->kth_neighbour_of[w][k][empty >> 8 * k & 255];
-#endif
+        uint64_t n = board_kth_neighbours(b, w, empty);
         mobility += bits_count64(n & own2) - bits_count64(n & opp2);
         near |= n;
     }
@@ -67,10 +61,7 @@ static ALWAYS_INLINE int features(const Position *p, int f[F_COUNT]) {
     f[F_DOUBLE_MILLS] = bits_count(in_mills[0] & board_neighbours(b, closers[0])) -
                         bits_count(in_mills[1] & board_neighbours(b, closers[1]));
     f[F_TWO_EMPTY] = bits_count64(a & e1 & e2) - bits_count64(o & e1 & e2);
-    bool fly_rule = r->flying;
-    bool fly_us = fly_rule && !p->hand[us] && (r->variant->fly_always || bits_count(own) == 3);
-    bool fly_them = fly_rule && !p->hand[!us] && (r->variant->fly_always || bits_count(opp) == 3);
-    f[F_FLYING] = fly_us - fly_them;
+    f[F_FLYING] = pos_flies(p, us) - pos_flies(p, !us);
     f[F_TEMPO] = 1;
     return p->hand[WHITE] || p->hand[BLACK] ? PHASE_PLACING : PHASE_MOVING;
 }

@@ -28,8 +28,7 @@ static inline bool removals_end(Bits opp, int opp_hand) {
         if ((p)->hand[us_] && empty_)                                                              \
             visit(ctx, NO_POINT, empty_, own_);                                                    \
         if (!(p)->hand[us_] || r_->variant->lasker) {                                              \
-            bool fly_ = r_->flying && !(p)->hand[us_] &&                                           \
-                        (r_->variant->fly_always || bits_count(own_) == 3);                        \
+            bool fly_ = pos_flies((p), us_);                                                       \
             for (Bits m_ = fly_ ? own_ : own_ & board_neighbours(b_, empty_); m_;) {               \
                 int f_ = bits_pop(&m_);                                                            \
                 Bits to_ = fly_ ? empty_ : b_->adj[f_] & empty_;                                   \
@@ -146,9 +145,8 @@ bool movegen_is_legal(const Position *p, Move m) {
         if (!p->hand[us])
             return false;
     } else {
-        bool fly = r->flying && !p->hand[us] && (r->variant->fly_always || bits_count(own) == 3);
         if (!(own & BIT(from)) || (p->hand[us] && !r->variant->lasker) ||
-            !(fly || b->adj[from] & BIT(to)))
+            !(pos_flies(p, us) || b->adj[from] & BIT(to)))
             return false;
         base &= ~BIT(from);
     }

@@ -138,6 +138,13 @@ static inline void pos_undo_move(Position *p, Move m, const Undo *u) {
     p->fullmove = u->fullmove;
 }
 
+// True when side's men fly (move to any empty point): all men placed and the rules let them,
+// always or with three men left.
+static inline bool pos_flies(const Position *p, int side) {
+    const MillRules *r = p->rules;
+    return r->flying && !p->hand[side] && (r->variant->fly_always || bits_count(p->men[side]) == 3);
+}
+
 // Game end by men count, a mill in mill-wins variants, or a full board after placing.
 static inline Outcome pos_outcome(const Position *p) {
     const MillRules *r = p->rules;
