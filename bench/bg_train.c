@@ -75,6 +75,17 @@ static int game_start(BgBoard *b, uint64_t *rng) {
     return (int)(bg_rng_next(rng) & 1);
 }
 
+// A roll as the higher and the lower die; the opening roll of a game is never a double.
+static void roll(uint64_t *rng, bool opening, int *hi, int *lo) {
+    int d1, d2;
+    do {
+        d1 = bg_rng_die(rng);
+        d2 = bg_rng_die(rng);
+    } while (opening && d1 == d2);
+    *hi = d1 > d2 ? d1 : d2;
+    *lo = d1 > d2 ? d2 : d1;
+}
+
 int bg_train_game(BgNets *nets, uint64_t *rng, double alpha, double lambda) {
     BgBoard b;
     int side = game_start(&b, rng);
@@ -86,17 +97,10 @@ int bg_train_game(BgNets *nets, uint64_t *rng, double alpha, double lambda) {
     steps[0].kind = bg_evaluate_with(nets, true, &b, side, &steps[0].v);
     BgProbs outcome = {0, 0, 0, 0, 0};
     bool over = false;
-    int d1, d2;
-    do {
-        d1 = bg_rng_die(rng);
-        d2 = bg_rng_die(rng);
-    } while (d1 == d2);
     while (T + 1 < MAX_STEPS) {
-        if (T > 0) {
-            d1 = bg_rng_die(rng);
-            d2 = bg_rng_die(rng);
-        }
-        int n = bg_generate(&b, side, d1 > d2 ? d1 : d2, d1 > d2 ? d2 : d1, &l);
+        int hi, lo;
+        roll(rng, T == 0, &hi, &lo);
+        int n = bg_generate(&b, side, hi, lo, &l);
         BgProbs next; // the opponent's value of the position after the play
         BgEvalKind kind = BG_EVAL_CONTACT;
         if (n <= 0) {
@@ -192,12 +196,9 @@ int bg_refine_game(BgNets *nets, uint64_t *rng, double alpha, int threads) {
             steps[T].kind = bg_eval_kind(&b);
             T++;
         }
-        int d1, d2;
-        do {
-            d1 = bg_rng_die(rng);
-            d2 = bg_rng_die(rng);
-        } while (first && d1 == d2);
-        int n = bg_generate(&b, side, d1 > d2 ? d1 : d2, d1 > d2 ? d2 : d1, &l);
+        int hi, lo;
+        roll(rng, first, &hi, &lo);
+        int n = bg_generate(&b, side, hi, lo, &l);
         if (n > 0) {
             BgProbs v;
             b = l.v[bg_best_play(&s, &b, side, &l, 0, &v)].after;

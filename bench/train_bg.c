@@ -150,10 +150,14 @@ int main(int argc, char **argv) {
         fprintf(stderr, "train-bg: bad net sizes (1 to %d hidden units)\n", BG_NET_MAX_HIDDEN);
         return 1;
     }
-    printf("train-bg: %llu games, seed %llu, alpha %.4f -> %.4f, %s %.2f, hidden %d and %d\n",
-           (unsigned long long)o.games, (unsigned long long)o.seed, o.alpha, o.alpha_end,
-           o.refine ? "1-ply targets, (lambda unused)" : "lambda", o.lambda, nets.net[0].hidden,
-           nets.net[1].hidden);
+    char method[32];
+    if (o.refine)
+        snprintf(method, sizeof method, "1-ply targets");
+    else
+        snprintf(method, sizeof method, "lambda %.2f", o.lambda);
+    printf("train-bg: %llu games, seed %llu, alpha %.4f -> %.4f, %s, hidden %d and %d\n",
+           (unsigned long long)o.games, (unsigned long long)o.seed, o.alpha, o.alpha_end, method,
+           nets.net[0].hidden, nets.net[1].hidden);
     fflush(stdout);
     int64_t t0 = clock_now_us(), tr = t0;
     uint64_t plies = 0, since = 0;
