@@ -101,12 +101,14 @@ $(TESTDIR)/check_tabula: $(TEST_OBJ)
 $(TESTDIR)/$(BIN): $(DEBUG_BIN_OBJ)
 	$(CC) $(BASE) $(DEBUG_FLAGS) -o $@ $^ $(EDIT_LIBS) -lm
 
-# The suites, the prompt in a terminal (tmux, half a second), then the bench signature: the
-# release and the test build must count the same nodes position by position (only the nps may
-# differ).
+# The suites, the prompt in a terminal (tmux, half a second), the perft vectors through the
+# release build (its vector code, compiled for this processor, is not in the suites' build),
+# then the bench signature: the release and the test build must count the same nodes position
+# by position (only the nps may differ).
 check: $(TESTDIR)/check_tabula $(TESTDIR)/$(BIN) $(BIN) | prompt-deps
 	cd tests && TABULA_BIN=../$(TESTDIR)/$(BIN) ../$(TESTDIR)/check_tabula
 	sh tests/prompt_test.sh ./$(TESTDIR)/$(BIN)
+	sh tests/perft_release.sh ./$(BIN)
 	./$(BIN) bench $(CHECK_BENCH_DEPTH) > $(TESTDIR)/bench.release
 	./$(TESTDIR)/$(BIN) bench $(CHECK_BENCH_DEPTH) > $(TESTDIR)/bench.test
 	@sed -i 's/ [0-9]* nps$$//' $(TESTDIR)/bench.release $(TESTDIR)/bench.test
