@@ -7,12 +7,15 @@
 #include <immintrin.h>
 #endif
 
-Bits movegen_removable(const Position *p, Bits opp) {
+// The men of opp that may be removed (inline here: generation calls it at every mill).
+static inline Bits removable(const Position *p, Bits opp) {
     if (p->rules->remove_from_mills)
         return opp;
     Bits free = opp & ~board_in_mills(p->rules->board, opp);
     return free ? free : opp;
 }
+
+Bits movegen_removable(const Position *p, Bits opp) { return removable(p, opp); }
 
 // True when removing must stop: the opponent has no man on the board or is already lost.
 static inline bool removals_end(Bits opp, int opp_hand) {
@@ -58,7 +61,7 @@ static void add_removals(const Position *p, Move m, int k, Bits opp, Move *moves
             moves[(*n)++] = m;
         return;
     }
-    for (Bits c = movegen_removable(p, opp); c;) {
+    for (Bits c = removable(p, opp); c;) {
         int x = bits_pop(&c);
         add_removals(p, move_add_removal(m, x), k - 1, opp & ~BIT(x), moves, n);
     }
@@ -69,7 +72,7 @@ static uint64_t count_removals(const Position *p, int k, Bits opp) {
     int opp_hand = p->hand[!p->side];
     if (!k || removals_end(opp, opp_hand))
         return 1;
-    Bits c = movegen_removable(p, opp);
+    Bits c = removable(p, opp);
     if (k == 1)
         return (uint64_t)bits_count(c);
     uint64_t total = 0;
@@ -122,7 +125,7 @@ static inline void list_closing(ListCtx *c, Move m, int k) {
         return;
     }
     if (!c->have_removable) {
-        c->removable = movegen_removable(c->p, c->opp);
+        c->removable = removable(c->p, c->opp);
         c->have_removable = true;
     }
     list_points(c, m, 10, 1, c->removable); // m has no removal yet: the first goes in bits 10-14
@@ -182,7 +185,7 @@ bool movegen_is_legal(const Position *p, Move m) {
     int k = removals_due(p, base | BIT(to), to), i = 0;
     for (; i < k && !removals_end(opp, p->hand[!us]); i++) {
         int x = move_removal(m, i);
-        if (x < 0 || !(movegen_removable(p, opp) & BIT(x)))
+        if (x < 0 || !(removable(p, opp) & BIT(x)))
             return false;
         opp &= ~BIT(x);
     }

@@ -95,17 +95,23 @@ struct Shared {
     TimeManager tm;
     atomic_bool abort;       // the main thread's decision to stop
     atomic_bool depth1_done; // stops are honoured once the main thread finished depth 1
+    atomic_bool halt;        // depth 1 done and a stop decided or asked: all threads unwind
     _Atomic uint64_t tbhits; // endgame database probes that found the position
     int nthreads;
     Worker **workers;
 };
 
-// True when the search must unwind. Depth 1 always completes first, so that the move played
-// is at least the best at one ply.
+// True when the search must unwind: one flag, tested after every move searched. Depth 1
+// always completes first, so that the move played is at least the best at one ply.
 static inline bool stopped(const Worker *w) {
-    return atomic_load_explicit(&w->sh->depth1_done, memory_order_relaxed) &&
-           (atomic_load_explicit(&w->sh->abort, memory_order_relaxed) ||
-            atomic_load_explicit(&w->sh->hooks->stop, memory_order_relaxed));
+    return atomic_load_explicit(&w->sh->halt, memory_order_relaxed);
+}
+
+// Raise the halt flag when depth 1 is done and the main thread decided to stop or the GUI
+// asked (the main thread calls this every thousand nodes and after depth 1).
+static void update_halt(Shared *sh) {
+    if (atomic_load(&sh->depth1_done) && (atomic_load(&sh->abort) || atomic_load(&sh->hooks->stop)))
+        atomic_store(&sh->halt, true);
 }
 
 static uint64_t total_nodes(const Shared *sh) {
@@ -121,6 +127,7 @@ static void check_limits_now(Worker *w) {
     if (tm_hard_stop(&sh->tm, sh->lim, sh->hooks) ||
         (sh->lim->nodes && total_nodes(sh) >= sh->lim->nodes))
         atomic_store(&sh->abort, true);
+    update_halt(sh);
 }
 
 static inline void check_limits(Worker *w) {
@@ -209,10 +216,11 @@ static inline int removal_score(const Board *b, Move m, Bits threats, Bits empty
 
 #if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__)
 #define VECTOR_SCORING 1
-// Score moves [from, n) for ordering: higher first. Sixteen moves at a time, the same scores
-// as the scalar loop below; moves with more than one removal are scored one by one afterwards.
-static void score_moves(const Worker *w, const Move *moves, OrderKey *keys, int from, int n,
-                        int ply) {
+// Score moves [from, n) for ordering, higher first, and return the largest key (the move
+// take_best would take first). Sixteen moves at a time, the same scores as the scalar loop
+// below; moves with more than one removal are scored one by one afterwards.
+static OrderKey score_moves(const Worker *w, const Move *moves, OrderKey *keys, int from, int n,
+                            int ply) {
     const Position *p = &w->pos;
     const Board *b = p->rules->board;
     int us = p->side;
@@ -226,6 +234,8 @@ static void score_moves(const Worker *w, const Move *moves, OrderKey *keys, int 
     const __m512i killer1 = _mm512_set1_epi32((int)w->killers[ply][1]);
     const __m512i closers = _mm512_set1_epi32((int)(board_closing_points(b, opp) & empty));
     const __m512i empty_v = _mm512_set1_epi32((int)empty);
+    __m512i top = _mm512_set1_epi64(KEY_TAKEN);
+    OrderKey top_multi = KEY_TAKEN;
     for (int i = from; i < n; i += 16) {
         __mmask16 in = n - i >= 16 ? 0xffff : (__mmask16)((1u << (n - i)) - 1);
         __m512i m = _mm512_maskz_loadu_epi32(in, moves + i);
@@ -270,19 +280,27 @@ static void score_moves(const Worker *w, const Move *moves, OrderKey *keys, int 
             _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(place, 1)));
         _mm512_mask_storeu_epi64(keys + i, (__mmask8)in, lo);
         _mm512_mask_storeu_epi64(keys + i + 8, (__mmask8)(in >> 8), hi);
+        top = _mm512_mask_max_epi64(top, (__mmask8)in, top, lo);
+        top = _mm512_mask_max_epi64(top, (__mmask8)(in >> 8), top, hi);
         // More than one removal (a rare case): the scalar formula.
         __mmask16 multi = _mm512_mask_test_epi32_mask(removing, _mm512_srli_epi32(m, 15), field);
         while (multi) {
             int k = __builtin_ctz(multi);
             multi &= multi - 1;
             keys[i + k] = order_key(removal_score(b, moves[i + k], threats, empty), i + k);
+            top_multi = keys[i + k] > top_multi ? keys[i + k] : top_multi;
         }
     }
+    // A lane rescored here entered `top` with a smaller key (one removal counted), so the
+    // largest of both maxima is the largest key.
+    OrderKey best = _mm512_reduce_max_epi64(top);
+    return top_multi > best ? top_multi : best;
 }
 #else
-// Score moves [from, n) for ordering: higher first.
-static void score_moves(const Worker *w, const Move *moves, OrderKey *keys, int from, int n,
-                        int ply) {
+// Score moves [from, n) for ordering, higher first, and return the largest key (the move
+// take_best would take first).
+static OrderKey score_moves(const Worker *w, const Move *moves, OrderKey *keys, int from, int n,
+                            int ply) {
     const Position *p = &w->pos;
     const Board *b = p->rules->board;
     int us = p->side;
@@ -292,6 +310,7 @@ static void score_moves(const Worker *w, const Move *moves, OrderKey *keys, int 
     Move killer0 = w->killers[ply][0], killer1 = w->killers[ply][1];
     Bits threats = 0;
     bool have_threats = false;
+    OrderKey top = KEY_TAKEN;
     for (int i = from; i < n; i++) {
         Move m = moves[i];
         int to = move_to(m), s;
@@ -309,7 +328,9 @@ static void score_moves(const Worker *w, const Move *moves, OrderKey *keys, int 
             s = opp_closers & BIT(to) ? 1 << 19 : s;
         }
         keys[i] = order_key(s, i);
+        top = keys[i] > top ? keys[i] : top;
     }
+    return top;
 }
 #endif
 
@@ -504,11 +525,6 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
             (bound == BOUND_EXACT || (bound == BOUND_LOWER && s >= beta) ||
              (bound == BOUND_UPPER && s <= alpha)))
             return s;
-        // The hash move usually goes first: fetch its child's bucket while the moves are
-        // generated (a move of another position, from a key collision, must not index
-        // outside the key tables; if it is not legal here, the fetch is only wasted).
-        if (tt_move && move_plausible(&w->pos, tt_move))
-            tt_prefetch(w->sh->tt, pos_key_after(&w->pos, tt_move));
     }
     const MillSearchParams *sp = &mill_search_params;
     // The static evaluation is needed only near the leaves, for reverse futility.
@@ -520,6 +536,11 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
             return static_eval - RFP_MARGIN * depth;
     }
 
+    // The hash move goes first: fetch its child's bucket while its legality is checked (a
+    // move of another position, from a key collision, must not index outside the key tables;
+    // if it is not legal here, the fetch is only wasted).
+    if (tt_move && move_plausible(&w->pos, tt_move))
+        tt_prefetch(w->sh->tt, pos_key_after(&w->pos, tt_move));
     if (w->arena_used + MAX_MOVES > ARENA_MOVES)
         return eval_position(&w->pos);
     Move *moves = w->arena + w->arena_used;
@@ -542,8 +563,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
         if (n == 0)
             return -(SCORE_MATE - ply);
         used = n;
-        score_moves(w, moves, keys, 0, n, ply);
-        OrderKey k = take_best(keys, n);
+        OrderKey k = score_moves(w, moves, keys, 0, n, ply);
         int b = key_pos(k);
         Move m = moves[0];
         moves[0] = moves[b];
@@ -573,9 +593,11 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
                 }
             if (n == 1)
                 break;
-            score_moves(w, moves, keys, 1, n, ply);
-        }
-        if (i == 1) {
+            OrderKey k = score_moves(w, moves, keys, 1, n, ply);
+            keys[key_pos(k)] = KEY_TAKEN;
+            cur_pos = key_pos(k);
+            cur_score = key_score(k);
+        } else if (i == 1) {
             OrderKey k = take_best(keys, n);
             cur_pos = key_pos(k);
             cur_score = key_score(k);
@@ -813,6 +835,7 @@ static void iterate(Worker *w) {
         if (w->id != 0)
             continue;
         atomic_store(&sh->depth1_done, true);
+        update_halt(sh);
         for (int k = 0; k < multipv; k++)
             report(w, depth, k);
         int score = w->root[0].score;
@@ -923,6 +946,7 @@ void mill_search(const MillGame *g, TT *tt, const SearchLimits *lim, SearchHooks
     tm_init(&sh.tm, lim, g->pos.side);
     atomic_init(&sh.abort, false);
     atomic_init(&sh.depth1_done, false);
+    atomic_init(&sh.halt, false);
     atomic_init(&sh.tbhits, root_tbhits);
     int nthreads = lim->threads < 1 ? 1 : lim->threads;
     sh.workers = calloc((size_t)nthreads, sizeof *sh.workers);
@@ -948,6 +972,7 @@ void mill_search(const MillGame *g, TT *tt, const SearchLimits *lim, SearchHooks
     Worker *main_worker = sh.workers[0];
     iterate(main_worker);
     atomic_store(&sh.abort, true);
+    atomic_store(&sh.halt, true);
     for (int i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
 
