@@ -68,7 +68,8 @@ typedef struct EvalCacheEntry {
 typedef struct Worker {
     Shared *sh;
     int id;
-    Position pos;
+    Position stack[MAX_PLY + 2]; // the root, then the position at each ply of the path
+    Position *pos;               // the current one
     uint64_t *keys; // game history then search path; keys[nkeys - 1] is the current position
     int nkeys;
     _Atomic uint64_t nodes;
@@ -137,7 +138,7 @@ static inline void check_limits(Worker *w) {
 
 // True when the current position repeats one since the last placement or removal.
 static bool is_repetition(const Worker *w) {
-    int window = w->pos.quiet_plies;
+    int window = w->pos->quiet_plies;
     uint64_t key = w->keys[w->nkeys - 1];
     for (int i = w->nkeys - 3; i >= 0 && window >= 2; i -= 2, window -= 2)
         if (w->keys[i] == key)
@@ -145,18 +146,23 @@ static bool is_repetition(const Worker *w) {
     return false;
 }
 
-static inline void make(Worker *w, Move m, Undo *u) {
-    pos_do_move(&w->pos, m, u);
-    tt_prefetch(w->sh->tt, w->pos.key);
-    w->keys[w->nkeys++] = w->pos.key;
+// Copy and make: the child is a copy of the position with the move made, and unmaking is
+// going back to the parent's copy.
+static inline void make(Worker *w, Move m) {
+    Undo u; // not needed: unmake goes back to the parent
+    w->pos[1] = w->pos[0];
+    w->pos++;
+    pos_do_move(w->pos, m, &u);
+    tt_prefetch(w->sh->tt, w->pos->key);
+    w->keys[w->nkeys++] = w->pos->key;
     // Only this thread writes its count, so a plain increment published relaxed suffices.
     atomic_store_explicit(&w->nodes, atomic_load_explicit(&w->nodes, memory_order_relaxed) + 1,
                           memory_order_relaxed);
 }
 
-static inline void unmake(Worker *w, Move m, const Undo *u) {
+static inline void unmake(Worker *w) {
     w->nkeys--;
-    pos_undo_move(&w->pos, m, u);
+    w->pos--;
 }
 
 // True when m indexes only points of the board and, placing, a man in hand: what
@@ -173,10 +179,10 @@ static inline bool move_plausible(const Position *p, Move m) {
 
 // The static evaluation, through the thread's cache.
 static inline int evaluate(Worker *w) {
-    EvalCacheEntry *e = &w->eval_cache[w->pos.key & (EVAL_CACHE_SIZE - 1)];
-    if (e->key != w->pos.key) {
-        e->key = w->pos.key;
-        e->eval = eval_position(&w->pos);
+    EvalCacheEntry *e = &w->eval_cache[w->pos->key & (EVAL_CACHE_SIZE - 1)];
+    if (e->key != w->pos->key) {
+        e->key = w->pos->key;
+        e->eval = eval_position(w->pos);
     }
     return e->eval;
 }
@@ -221,7 +227,7 @@ static inline int removal_score(const Board *b, Move m, Bits threats, Bits empty
 // below; moves with more than one removal are scored one by one afterwards.
 static OrderKey score_moves(const Worker *w, const Move *moves, OrderKey *keys, int from, int n,
                             int ply) {
-    const Position *p = &w->pos;
+    const Position *p = w->pos;
     const Board *b = p->rules->board;
     int us = p->side;
     Bits opp = p->men[!us];
@@ -301,7 +307,7 @@ static OrderKey score_moves(const Worker *w, const Move *moves, OrderKey *keys, 
 // take_best would take first).
 static OrderKey score_moves(const Worker *w, const Move *moves, OrderKey *keys, int from, int n,
                             int ply) {
-    const Position *p = &w->pos;
+    const Position *p = w->pos;
     const Board *b = p->rules->board;
     int us = p->side;
     Bits opp = p->men[!us];
@@ -387,7 +393,7 @@ static void init_reductions(void) {
 
 // The value of a finished or drawn position, or SCORE_NONE when play goes on.
 static inline int terminal_score(const Worker *w, int ply) {
-    const Position *p = &w->pos;
+    const Position *p = w->pos;
     switch (pos_outcome(p)) {
     case OUTCOME_LOSS:
         return -(SCORE_MATE - ply);
@@ -411,7 +417,7 @@ static inline int terminal_score(const Worker *w, int ply) {
 // none. An N-move draw already due is left to terminal_score; the databases ignore the rule.
 static inline int tb_score(Worker *w, int ply) {
     const Tablebase *tb = w->sh->game->tb;
-    const Position *p = &w->pos;
+    const Position *p = w->pos;
     int value, distance;
     if (!tb || (p->rules->nmove_rule && p->quiet_plies >= p->rules->nmove_rule) ||
         !tb_probe(tb, p, &value, &distance))
@@ -447,7 +453,7 @@ static int qsearch(Worker *w, int alpha, int beta, int ply, int qply) {
         return stand;
     Move *moves = w->arena + w->arena_used;
     int64_t *keys = w->keys_arena + w->arena_used;
-    int n = movegen_closing(&w->pos, moves);
+    int n = movegen_closing(w->pos, moves);
     if (n == 0)
         return stand;
     w->arena_used += n;
@@ -455,10 +461,9 @@ static int qsearch(Worker *w, int alpha, int beta, int ply, int qply) {
     int best = stand;
     for (int i = 0; i < n; i++) {
         pick(moves, keys, i, n);
-        Undo u;
-        make(w, moves[i], &u);
+        make(w, moves[i]);
         int score = -qsearch(w, -beta, -alpha, ply + 1, qply + 1);
-        unmake(w, moves[i], &u);
+        unmake(w);
         if (stopped(w))
             break;
         if (score > best) {
@@ -475,7 +480,7 @@ static int qsearch(Worker *w, int alpha, int beta, int ply, int qply) {
 
 // Remember a quiet move that caused a cutoff.
 static void update_quiet(Worker *w, Move m, int depth, int ply, const Move *tried, int ntried) {
-    int us = w->pos.side;
+    int us = w->pos->side;
     if (w->killers[ply][0] != m) {
         w->killers[ply][1] = w->killers[ply][0];
         w->killers[ply][0] = m;
@@ -503,7 +508,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
     if (t != SCORE_NONE)
         return t;
     if (stopped(w) || ply >= MAX_PLY - 1)
-        return eval_position(&w->pos);
+        return eval_position(w->pos);
 
     // Mate-distance pruning.
     int lo = -(SCORE_MATE - ply), hi = SCORE_MATE - ply - 1;
@@ -516,7 +521,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
 
     TTEntry e;
     Move tt_move = MOVE_NONE;
-    uint64_t key = w->pos.key;
+    uint64_t key = w->pos->key;
     bool tt_hit = tt_probe(w->sh->tt, key, &e);
     if (tt_hit) {
         tt_move = e.move;
@@ -539,17 +544,17 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
     // The hash move goes first: fetch its child's bucket while its legality is checked (a
     // move of another position, from a key collision, must not index outside the key tables;
     // if it is not legal here, the fetch is only wasted).
-    if (tt_move && move_plausible(&w->pos, tt_move))
-        tt_prefetch(w->sh->tt, pos_key_after(&w->pos, tt_move));
+    if (tt_move && move_plausible(w->pos, tt_move))
+        tt_prefetch(w->sh->tt, pos_key_after(w->pos, tt_move));
     if (w->arena_used + MAX_MOVES > ARENA_MOVES)
-        return eval_position(&w->pos);
+        return eval_position(w->pos);
     Move *moves = w->arena + w->arena_used;
     int64_t *keys = w->keys_arena + w->arena_used;
     // A legal hash move is searched before the moves are generated (if it cuts off, they never
     // are); then it goes first in the list and the others are scored. Without one, the moves
     // are generated and scored at once, and the best-scored goes first by exchange with the
     // first in the list, which takes its place in the order of the rest.
-    int first = tt_move && movegen_is_legal(&w->pos, tt_move), n = 0, used;
+    int first = tt_move && movegen_is_legal(w->pos, tt_move), n = 0, used;
     // The current and the next move as list place and score: plain integers, since they live
     // across the recursive call (kept as vector lanes, they were spilled and reloaded at a
     // width the store could not forward).
@@ -559,7 +564,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
         n = 2; // at least; the others are counted when they are generated
         used = 1;
     } else {
-        n = movegen_legal(&w->pos, moves);
+        n = movegen_legal(w->pos, moves);
         if (n == 0)
             return -(SCORE_MATE - ply);
         used = n;
@@ -582,7 +587,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
     for (int i = 0; i < n; i++) {
         if (i == 1 && first) {
             // The hash move did not cut off: now the rest.
-            n = movegen_legal(&w->pos, moves);
+            n = movegen_legal(w->pos, moves);
             w->arena_used += n - used;
             used = n;
             for (int j = 0; j < n; j++)
@@ -610,7 +615,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
             OrderKey k = take_best(keys, n);
             ahead_pos = key_pos(k);
             ahead_score = key_score(k);
-            tt_prefetch(w->sh->tt, pos_key_after(&w->pos, moves[ahead_pos]));
+            tt_prefetch(w->sh->tt, pos_key_after(w->pos, moves[ahead_pos]));
         }
         Move m = moves[cur_pos];
         bool quiet = cur_score < (1 << 18) && move_removal(m, 0) < 0;
@@ -620,8 +625,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
         if (sp->late_move_pruning && !pv_node && quiet && depth <= 3 && best > -SCORE_MATE_IN_MAX &&
             i >= 3 + depth * depth * 2)
             break;
-        Undo u;
-        make(w, m, &u);
+        make(w, m);
         int score;
         if (i == 0) {
             score = -search(w, -beta, -alpha, depth - 1, ply + 1, pv_node);
@@ -641,7 +645,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
             if (score > alpha && score < beta && pv_node)
                 score = -search(w, -beta, -alpha, depth - 1, ply + 1, true);
         }
-        unmake(w, m, &u);
+        unmake(w);
         if (stopped(w)) {
             w->arena_used -= used;
             return best > -SCORE_INFINITE ? best : 0;
@@ -678,9 +682,8 @@ static int search_root(Worker *w, int alpha, int beta, int depth) {
     w->pvlen[0] = 0;
     for (int i = w->pv_idx; i < w->nroot; i++) {
         RootMove *rm = &w->root[i];
-        Undo u;
         w->seldepth = 0;
-        make(w, rm->move, &u);
+        make(w, rm->move);
         int score;
         if (i == w->pv_idx) {
             score = -search(w, -beta, -alpha, depth - 1, 1, true);
@@ -689,7 +692,7 @@ static int search_root(Worker *w, int alpha, int beta, int depth) {
             if (score > alpha && score < beta)
                 score = -search(w, -beta, -alpha, depth - 1, 1, true);
         }
-        unmake(w, rm->move, &u);
+        unmake(w);
         if (stopped(w))
             break;
         if (i == w->pv_idx || score > alpha) {
@@ -787,7 +790,7 @@ static void report(Worker *w, int depth, int k) {
     r.tbhits = atomic_load_explicit(&sh->tbhits, memory_order_relaxed);
     r.time_ms = (clock_now_us() - sh->lim->start_us) / 1000;
     r.hashfull = tt_hashfull(sh->tt);
-    format_pv(w->pos.rules->board, rm->pv, rm->pvlen, r.pv, sizeof r.pv);
+    format_pv(w->pos->rules->board, rm->pv, rm->pvlen, r.pv, sizeof r.pv);
     sh->hooks->report(sh->hooks->ctx, &r);
 }
 
@@ -865,7 +868,8 @@ static Worker *worker_new(Shared *sh, int id, const Position *root_pos, const Ro
     const MillGame *g = sh->game;
     w->sh = sh;
     w->id = id;
-    w->pos = *root_pos;
+    w->stack[0] = *root_pos;
+    w->pos = w->stack;
     w->keys = malloc((size_t)(g->nkeys + MAX_PLY + 8) * sizeof *w->keys);
     w->root = malloc((size_t)nroot * sizeof *w->root);
     if (!w->keys || !w->root) {
