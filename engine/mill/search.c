@@ -220,11 +220,9 @@ static inline int removal_score(const Board *b, Move m, Bits threats, Bits empty
     return s;
 }
 
-#if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__)
-#define VECTOR_SCORING 1
 // Score moves [from, n) for ordering, higher first, and return the largest key (the move
-// take_best would take first). Sixteen moves at a time, the same scores as the scalar loop
-// below; moves with more than one removal are scored one by one afterwards.
+// take_best would take first). With AVX-512, sixteen moves at a time: the same scores as the
+// scalar loop, which other processors run.
 static OrderKey score_moves(const Worker *w, const Move *moves, OrderKey *keys, int from, int n,
                             int ply) {
     const Position *p = w->pos;
@@ -232,16 +230,19 @@ static OrderKey score_moves(const Worker *w, const Move *moves, OrderKey *keys, 
     int us = p->side;
     Bits opp = p->men[!us];
     Bits empty = b->all & ~(p->men[us] | opp);
+    Bits opp_closers = board_closing_points(b, opp) & empty;
+    Move killer0 = w->killers[ply][0], killer1 = w->killers[ply][1];
     Bits threats = 0;
     bool have_threats = false;
+    OrderKey top = KEY_TAKEN;
+#if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__)
     const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
     const __m512i field = _mm512_set1_epi32(31), hist_mask = _mm512_set1_epi32(1023);
-    const __m512i killer0 = _mm512_set1_epi32((int)w->killers[ply][0]);
-    const __m512i killer1 = _mm512_set1_epi32((int)w->killers[ply][1]);
-    const __m512i closers = _mm512_set1_epi32((int)(board_closing_points(b, opp) & empty));
+    const __m512i killer0_v = _mm512_set1_epi32((int)killer0);
+    const __m512i killer1_v = _mm512_set1_epi32((int)killer1);
+    const __m512i closers_v = _mm512_set1_epi32((int)opp_closers);
     const __m512i empty_v = _mm512_set1_epi32((int)empty);
-    __m512i top = _mm512_set1_epi64(KEY_TAKEN);
-    OrderKey top_multi = KEY_TAKEN;
+    __m512i top_v = _mm512_set1_epi64(KEY_TAKEN);
     for (int i = from; i < n; i += 16) {
         __mmask16 in = n - i >= 16 ? 0xffff : (__mmask16)((1u << (n - i)) - 1);
         __m512i m = _mm512_maskz_loadu_epi32(in, moves + i);
@@ -252,12 +253,12 @@ static OrderKey score_moves(const Worker *w, const Move *moves, OrderKey *keys, 
         // Quiet moves: an opponent mill blocked, then the killers, then history.
         __m512i s = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), quiet,
                                                 _mm512_and_si512(m, hist_mask), w->history[us], 4);
-        s = _mm512_mask_mov_epi32(s, _mm512_cmpeq_epi32_mask(m, killer1),
+        s = _mm512_mask_mov_epi32(s, _mm512_cmpeq_epi32_mask(m, killer1_v),
                                   _mm512_set1_epi32((1 << 18) - 1));
-        s = _mm512_mask_mov_epi32(s, _mm512_cmpeq_epi32_mask(m, killer0),
+        s = _mm512_mask_mov_epi32(s, _mm512_cmpeq_epi32_mask(m, killer0_v),
                                   _mm512_set1_epi32(1 << 18));
         __mmask16 blocking =
-            _mm512_test_epi32_mask(_mm512_srlv_epi32(closers, to), _mm512_set1_epi32(1));
+            _mm512_test_epi32_mask(_mm512_srlv_epi32(closers_v, to), _mm512_set1_epi32(1));
         s = _mm512_mask_mov_epi32(s, blocking & quiet, _mm512_set1_epi32(1 << 19));
         if (removing) {
             if (!have_threats) {
@@ -286,37 +287,22 @@ static OrderKey score_moves(const Worker *w, const Move *moves, OrderKey *keys, 
             _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(place, 1)));
         _mm512_mask_storeu_epi64(keys + i, (__mmask8)in, lo);
         _mm512_mask_storeu_epi64(keys + i + 8, (__mmask8)(in >> 8), hi);
-        top = _mm512_mask_max_epi64(top, (__mmask8)in, top, lo);
-        top = _mm512_mask_max_epi64(top, (__mmask8)(in >> 8), top, hi);
-        // More than one removal (a rare case): the scalar formula.
+        top_v = _mm512_mask_max_epi64(top_v, (__mmask8)in, top_v, lo);
+        top_v = _mm512_mask_max_epi64(top_v, (__mmask8)(in >> 8), top_v, hi);
+        // More than one removal (a rare case): scored again by the scalar formula.
         __mmask16 multi = _mm512_mask_test_epi32_mask(removing, _mm512_srli_epi32(m, 15), field);
         while (multi) {
             int k = __builtin_ctz(multi);
             multi &= multi - 1;
             keys[i + k] = order_key(removal_score(b, moves[i + k], threats, empty), i + k);
-            top_multi = keys[i + k] > top_multi ? keys[i + k] : top_multi;
+            top = keys[i + k] > top ? keys[i + k] : top;
         }
     }
-    // A lane rescored here entered `top` with a smaller key (one removal counted), so the
-    // largest of both maxima is the largest key.
-    OrderKey best = _mm512_reduce_max_epi64(top);
-    return top_multi > best ? top_multi : best;
-}
+    // A lane scored again entered top_v with a smaller key (one removal counted), so the larger
+    // of both maxima is the largest key.
+    OrderKey top_lanes = _mm512_reduce_max_epi64(top_v);
+    top = top_lanes > top ? top_lanes : top;
 #else
-// Score moves [from, n) for ordering, higher first, and return the largest key (the move
-// take_best would take first).
-static OrderKey score_moves(const Worker *w, const Move *moves, OrderKey *keys, int from, int n,
-                            int ply) {
-    const Position *p = w->pos;
-    const Board *b = p->rules->board;
-    int us = p->side;
-    Bits opp = p->men[!us];
-    Bits empty = b->all & ~(p->men[us] | opp);
-    Bits opp_closers = board_closing_points(b, opp) & empty;
-    Move killer0 = w->killers[ply][0], killer1 = w->killers[ply][1];
-    Bits threats = 0;
-    bool have_threats = false;
-    OrderKey top = KEY_TAKEN;
     for (int i = from; i < n; i++) {
         Move m = moves[i];
         int to = move_to(m), s;
@@ -336,9 +322,9 @@ static OrderKey score_moves(const Worker *w, const Move *moves, OrderKey *keys, 
         keys[i] = order_key(s, i);
         top = keys[i] > top ? keys[i] : top;
     }
+#endif
     return top;
 }
-#endif
 
 // Take the move of the largest key out of keys[0, n): return its key.
 static inline OrderKey take_best(OrderKey *keys, int n) {
