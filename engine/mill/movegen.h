@@ -10,11 +10,12 @@
 // orders, and no board lets more than a handful of actions close several mills at once.
 #define MAX_MOVES 8192
 
-// Write the legal moves to `moves` and return how many there are.
+// Write the legal moves to `moves` (room for MAX_MOVES; entries past the count returned may be
+// written too, as scratch) and return how many there are.
 int movegen_legal(const Position *p, Move *moves);
 
 // The legal moves that close a mill (with their removals; in mill-wins variants the moves
-// that win); 0 when the game is over.
+// that win); 0 when the game is over. The same room as movegen_legal.
 int movegen_closing(const Position *p, Move *moves);
 
 // True when m is one of the legal moves (what movegen_legal lists), without listing them: for
