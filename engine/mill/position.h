@@ -95,14 +95,12 @@ static inline uint64_t pos_key_after(const Position *p, Move m) {
     return k;
 }
 
-static inline void pos_do_move(Position *p, Move m, Undo *u) {
+// Make m on p, without keeping what undoing it needs (the search copies the position instead).
+static inline void pos_apply_move(Position *p, Move m) {
     int us = p->side, them = !us;
     int to = move_to(m), from = move_from(m);
     uint64_t k = p->key ^ pos_side_key ^ pos_point_keys[us][to];
     bool irreversible = from == NO_POINT;
-    u->key = p->key;
-    u->quiet_plies = p->quiet_plies;
-    u->fullmove = p->fullmove;
     p->men[us] |= BIT(to);
     if (irreversible) {
         k ^= pos_hand_keys[us][p->hand[us]] ^ pos_hand_keys[us][p->hand[us] - 1];
@@ -120,6 +118,13 @@ static inline void pos_do_move(Position *p, Move m, Undo *u) {
     p->fullmove += us == BLACK && p->fullmove < CLOCK_MAX;
     p->side = them;
     p->key = k;
+}
+
+static inline void pos_do_move(Position *p, Move m, Undo *u) {
+    u->key = p->key;
+    u->quiet_plies = p->quiet_plies;
+    u->fullmove = p->fullmove;
+    pos_apply_move(p, m);
 }
 
 static inline void pos_undo_move(Position *p, Move m, const Undo *u) {

@@ -94,8 +94,9 @@ struct Shared {
     const SearchLimits *lim;
     SearchHooks *hooks;
     TimeManager tm;
-    atomic_bool abort;       // the main thread's decision to stop
-    atomic_bool depth1_done; // stops are honoured once the main thread finished depth 1
+    // The main thread's own state (only it reads and writes these): its decision to stop, and
+    // whether it finished depth 1, after which stops are honoured.
+    bool abort, depth1_done;
     atomic_bool halt;        // depth 1 done and a stop decided or asked: all threads unwind
     _Atomic uint64_t tbhits; // endgame database probes that found the position
     int nthreads;
@@ -111,7 +112,7 @@ static inline bool stopped(const Worker *w) {
 // Raise the halt flag when depth 1 is done and the main thread decided to stop or the GUI
 // asked (the main thread calls this every thousand nodes and after depth 1).
 static void update_halt(Shared *sh) {
-    if (atomic_load(&sh->depth1_done) && (atomic_load(&sh->abort) || atomic_load(&sh->hooks->stop)))
+    if (sh->depth1_done && (sh->abort || atomic_load(&sh->hooks->stop)))
         atomic_store(&sh->halt, true);
 }
 
@@ -127,7 +128,7 @@ static void check_limits_now(Worker *w) {
     Shared *sh = w->sh;
     if (tm_hard_stop(&sh->tm, sh->lim, sh->hooks) ||
         (sh->lim->nodes && total_nodes(sh) >= sh->lim->nodes))
-        atomic_store(&sh->abort, true);
+        sh->abort = true;
     update_halt(sh);
 }
 
@@ -149,10 +150,9 @@ static bool is_repetition(const Worker *w) {
 // Copy and make: the child is a copy of the position with the move made, and unmaking is
 // going back to the parent's copy.
 static inline void make(Worker *w, Move m) {
-    Undo u; // not needed: unmake goes back to the parent
     w->pos[1] = w->pos[0];
     w->pos++;
-    pos_do_move(w->pos, m, &u);
+    pos_apply_move(w->pos, m);
     tt_prefetch(w->sh->tt, w->pos->key);
     w->keys[w->nkeys++] = w->pos->key;
     // Only this thread writes its count, so a plain increment published relaxed suffices.
@@ -823,7 +823,7 @@ static void iterate(Worker *w) {
         w->completed_depth = depth;
         if (w->id != 0)
             continue;
-        atomic_store(&sh->depth1_done, true);
+        sh->depth1_done = true;
         update_halt(sh);
         for (int k = 0; k < multipv; k++)
             report(w, depth, k);
@@ -934,8 +934,6 @@ void mill_search(const MillGame *g, TT *tt, const SearchLimits *lim, SearchHooks
     pthread_once(&reductions_once, init_reductions);
     Shared sh = {.game = g, .tt = tt, .lim = lim, .hooks = hooks};
     tm_init(&sh.tm, lim, g->pos.side);
-    atomic_init(&sh.abort, false);
-    atomic_init(&sh.depth1_done, false);
     atomic_init(&sh.halt, false);
     atomic_init(&sh.tbhits, root_tbhits);
     int nthreads = lim->threads < 1 ? 1 : lim->threads;
@@ -961,8 +959,7 @@ void mill_search(const MillGame *g, TT *tt, const SearchLimits *lim, SearchHooks
             started++;
     Worker *main_worker = sh.workers[0];
     iterate(main_worker);
-    atomic_store(&sh.abort, true);
-    atomic_store(&sh.halt, true);
+    atomic_store(&sh.halt, true); // the helpers stop too
     for (int i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
 
