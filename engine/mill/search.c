@@ -578,6 +578,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
     // across the recursive call (kept as vector lanes, they were spilled and reloaded at a
     // width the store could not forward).
     int cur_pos = 0, cur_score = 1 << 30, ahead_pos = 0, ahead_score = 0;
+    uint64_t live = 0; // the moves not yet taken, once the list is scored (mark_taken)
     if (first) {
         moves[0] = tt_move;
         n = 2; // at least; the others are counted when they are generated
@@ -595,9 +596,9 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
         if (b)
             keys[b] = order_key(key_score(keys[0]), b);
         cur_score = key_score(k);
+        live = live_all(n);
+        mark_taken(keys, &live, n, 0);
     }
-    uint64_t live = live_all(n);
-    mark_taken(keys, &live, n, 0);
     w->arena_used += used;
 
     int best = -SCORE_INFINITE, alpha0 = alpha;
