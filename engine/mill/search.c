@@ -678,9 +678,14 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
             best_move = m;
             if (score > alpha) {
                 alpha = score;
-                w->pv[ply][0] = m;
-                memcpy(w->pv[ply] + 1, w->pv[ply + 1], (size_t)w->pvlen[ply + 1] * sizeof(Move));
-                w->pvlen[ply] = w->pvlen[ply + 1] + 1;
+                // Only a PV node's line is read: a zero-window node raises alpha only to cut
+                // off, and its parent, which then does not raise its own, never copies it.
+                if (pv_node) {
+                    w->pv[ply][0] = m;
+                    memcpy(w->pv[ply] + 1, w->pv[ply + 1],
+                           (size_t)w->pvlen[ply + 1] * sizeof(Move));
+                    w->pvlen[ply] = w->pvlen[ply + 1] + 1;
+                }
                 if (score >= beta) {
                     if (quiet)
                         update_quiet(w, m, depth, ply, quiets, nquiets);
