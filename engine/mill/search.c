@@ -65,6 +65,13 @@ typedef struct EvalCacheEntry {
     int eval;
 } EvalCacheEntry;
 
+// Move ordering keys: the score above the move's place in the list, so that keys are unique
+// and the largest key is the best score, first in the list among equal scores: the move a
+// stable sort puts first. The search takes its moves one at a time by the largest key, so a
+// node that cuts off early orders no more than it searches.
+typedef int64_t OrderKey;
+#define KEY_TAKEN INT64_MIN
+
 typedef struct Worker {
     Shared *sh;
     int id;
@@ -80,7 +87,7 @@ typedef struct Worker {
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pvlen[MAX_PLY + 1];
     Move arena[ARENA_MOVES];
-    int64_t keys_arena[ARENA_MOVES]; // move ordering keys (OrderKey)
+    OrderKey keys_arena[ARENA_MOVES];
     int arena_used;
     RootMove *root;
     int nroot, pv_idx;
@@ -186,13 +193,6 @@ static inline int evaluate(Worker *w) {
     }
     return e->eval;
 }
-
-// Move ordering keys: the score above the move's place in the list, so that keys are unique
-// and the largest key is the best score, first in the list among equal scores: the move a
-// stable sort puts first. The search takes its moves one at a time by the largest key, so a
-// node that cuts off early orders no more than it searches.
-typedef int64_t OrderKey;
-#define KEY_TAKEN INT64_MIN
 
 static inline OrderKey order_key(int score, int pos) {
     return (OrderKey)score * 65536 + (65535 - pos);
@@ -471,7 +471,7 @@ static int qsearch(Worker *w, int alpha, int beta, int ply, int qply) {
     if (w->arena_used + MAX_MOVES > ARENA_MOVES)
         return stand;
     Move *moves = w->arena + w->arena_used;
-    int64_t *keys = w->keys_arena + w->arena_used;
+    OrderKey *keys = w->keys_arena + w->arena_used;
     int n = movegen_closing(w->pos, moves);
     if (n == 0)
         return stand;
@@ -568,7 +568,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
     if (w->arena_used + MAX_MOVES > ARENA_MOVES)
         return eval_position(w->pos);
     Move *moves = w->arena + w->arena_used;
-    int64_t *keys = w->keys_arena + w->arena_used;
+    OrderKey *keys = w->keys_arena + w->arena_used;
     // A legal hash move is searched before the moves are generated (if it cuts off, they never
     // are); then it goes first in the list and the others are scored. Without one, the moves
     // are generated and scored at once, and the best-scored goes first by exchange with the
