@@ -430,8 +430,7 @@ static bool mill_analyze(const Game *g, char *buf, size_t n) {
     // Each move's value for the side making it, counted from here; best first.
     for (int i = 0; i < nmoves; i++) {
         Position c = *p;
-        Undo u;
-        pos_do_move(&c, moves[i], &u);
+        pos_apply_move(&c, moves[i]);
         if (tb_probe(g->tb, &c, &cv[i], &cd[i]))
             cv[i] = -cv[i], cd[i]++;
         else

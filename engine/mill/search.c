@@ -1014,8 +1014,7 @@ void mill_search(const MillGame *g, TT *tt, const SearchLimits *lim, SearchHooks
     } else {
         TTEntry e;
         Position p = g->pos;
-        Undo u;
-        pos_do_move(&p, best->move, &u);
+        pos_apply_move(&p, best->move);
         Move reply;
         char s[MOVE_STR_MAX];
         if (tt_probe(tt, p.key, &e) && e.move) {

@@ -155,8 +155,7 @@ int tb_root_moves(const Tablebase *tb, const Position *p, Move *moves, int n, ui
         return n;
     for (int i = 0; i < n; i++) {
         Position c = *p;
-        Undo u;
-        pos_do_move(&c, moves[i], &u);
+        pos_apply_move(&c, moves[i]);
         if (!tb_probe(tb, &c, &cv[i], &cd[i])) {
             free(cv);
             return n;
