@@ -1,7 +1,9 @@
 #!/bin/sh
 # Search speed of the mill engine from the Nine Men's Morris start: time to depth 14 and 16 and
 # nodes per second with one thread, then the same search with two threads. Each is the median
-# of RUNS runs (default 3). Hash 16 MB, cleared by a new game before each run.
+# of RUNS runs (default 3). Hash 16 MB, cleared by a new game before each run. The last line is
+# what a second core gives on this machine in the same window: `tabula bench` alone, and two at
+# once.
 #   sh bench/search.sh [path/to/tabula]
 set -eu
 bin=${1:-./tabula}
@@ -33,3 +35,29 @@ for threads in 1 2; do
         printf '%-8s %6s %10s %12s %12s\n' "$threads" "$depth" "$ms" "$nodes" "$nps"
     done
 done
+
+# What a second core gives on this machine, to read the two-thread rows by: `tabula bench` alone
+# on one core, then two benches at once on two cores (pinned where taskset exists). On shared or
+# virtual machines the two cores may slow each other down; two threads cannot gain more than this.
+pin() {
+    if command -v taskset >/dev/null 2>&1; then taskset -c "$1" "$bin" bench; else "$bin" bench; fi
+}
+bench_nps() { pin "$1" 2>&1 | tail -n 1 | awk '{print $3}'; }
+alone='' pair=''
+i=0
+while [ "$i" -lt "$runs" ]; do
+    alone="$alone$(bench_nps 0)
+"
+    tmp=$(mktemp)
+    bench_nps 1 >"$tmp" &
+    other=$(bench_nps 0)
+    wait
+    pair="$pair$(awk -v a="$other" '{print a + $1}' "$tmp")
+"
+    rm -f "$tmp"
+    i=$((i + 1))
+done
+one=$(printf '%s' "$alone" | median)
+two=$(printf '%s' "$pair" | median)
+awk -v one="$one" -v two="$two" 'BEGIN {
+    printf "bench nps: one alone %.0f, two at once %.0f in all (%.2fx one alone)\n", one, two, two / one }'
