@@ -36,25 +36,19 @@ for threads in 1 2; do
     done
 done
 
-# What a second core gives on this machine, to read the two-thread rows by: `tabula bench` alone
-# on one core, then two benches at once on two cores (pinned where taskset exists). On shared or
-# virtual machines the two cores may slow each other down; two threads cannot gain more than this.
-pin() {
-    if command -v taskset >/dev/null 2>&1; then taskset -c "$1" "$bin" bench; else "$bin" bench; fi
+# The second core (see the top): on shared or virtual machines two cores may slow each other
+# down, and two threads cannot gain more than two benches at once do.
+bench_nps() {
+    if command -v taskset >/dev/null 2>&1; then set -- taskset -c "$1" "$bin"; else set -- "$bin"; fi
+    "$@" bench 2>&1 | tail -n 1 | awk '{print $3}'
 }
-bench_nps() { pin "$1" 2>&1 | tail -n 1 | awk '{print $3}'; }
 alone='' pair=''
 i=0
 while [ "$i" -lt "$runs" ]; do
     alone="$alone$(bench_nps 0)
 "
-    tmp=$(mktemp)
-    bench_nps 1 >"$tmp" &
-    other=$(bench_nps 0)
-    wait
-    pair="$pair$(awk -v a="$other" '{print a + $1}' "$tmp")
+    pair="$pair$({ bench_nps 1 & bench_nps 0; wait; } | awk '{s += $1} END {print s}')
 "
-    rm -f "$tmp"
     i=$((i + 1))
 done
 one=$(printf '%s' "$alone" | median)
