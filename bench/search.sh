@@ -18,17 +18,19 @@ run() {
 
 median() { sort -n | awk '{a[NR] = $0} END {print a[int((NR + 1) / 2)]}'; }
 
+# Run a command RUNS times.
+repeat() {
+    i=0
+    while [ "$i" -lt "$runs" ]; do
+        "$@"
+        i=$((i + 1))
+    done
+}
+
 printf '%-8s %6s %10s %12s %12s\n' threads depth 'median ms' nodes nps
 for threads in 1 2; do
     for depth in 14 16; do
-        results=''
-        i=0
-        while [ "$i" -lt "$runs" ]; do
-            results="$results$(run "$threads" "$depth")
-"
-            i=$((i + 1))
-        done
-        line=$(printf '%s' "$results" | median)
+        line=$(repeat run "$threads" "$depth" | median)
         ms=${line% *}
         nodes=${line#* }
         nps=$(awk -v n="$nodes" -v t="$ms" 'BEGIN {printf "%.0f", (t > 0 ? n * 1000 / t : 0)}')
@@ -42,16 +44,13 @@ bench_nps() {
     if command -v taskset >/dev/null 2>&1; then set -- taskset -c "$1" "$bin"; else set -- "$bin"; fi
     "$@" bench 2>&1 | tail -n 1 | awk '{print $3}'
 }
-alone='' pair=''
-i=0
-while [ "$i" -lt "$runs" ]; do
-    alone="$alone$(bench_nps 0)
-"
-    pair="$pair$({ bench_nps 1 & bench_nps 0; wait; } | awk '{s += $1} END {print s}')
-"
-    i=$((i + 1))
-done
-one=$(printf '%s' "$alone" | median)
-two=$(printf '%s' "$pair" | median)
+# Print "<one alone> <two at once, summed>" (one after the other, in the same window).
+alone_and_pair() {
+    printf '%s %s\n' "$(bench_nps 0)" \
+        "$({ bench_nps 1 & bench_nps 0; wait; } | awk '{s += $1} END {print s}')"
+}
+pairs=$(repeat alone_and_pair)
+one=$(printf '%s\n' "$pairs" | cut -d ' ' -f 1 | median)
+two=$(printf '%s\n' "$pairs" | cut -d ' ' -f 2 | median)
 awk -v one="$one" -v two="$two" 'BEGIN {
     printf "bench nps: one alone %.0f, two at once %.0f in all (%.2fx one alone)\n", one, two, two / one }'
