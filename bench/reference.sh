@@ -1,0 +1,91 @@
+#!/bin/sh
+# tabula's node rate against a reference engine's, in the same window: the two searches from
+# the Nine Men's Morris start alternate, each on one pinned core, RUNS times (default 7), and
+# the medians are compared. The machine's speed drifts too much for figures from different
+# windows to compare (docs/search.md, "Measuring").
+#   REF=/path/to/engine sh bench/reference.sh [path/to/tabula]
+# tabula searches to DEPTH (default 16) with Hash 16. The reference gets the lines of REF_SETUP
+# (default: the Sanmill console engine's fixed-depth search to REF_DEPTH, default 12, by its
+# search REF_ALGORITHM, default 2 for MTD(f), without its move shuffling or time limit) and must
+# print, before the line that names its `bestmove`, a line with the fields `nodes <n>` and
+# `time <ms>`. The reference is never part of tabula: it is only run here.
+set -eu
+bin=${1:-./tabula}
+runs=${RUNS:-7}
+depth=${DEPTH:-16}
+ref_depth=${REF_DEPTH:-12}
+: "${REF:?set REF to the path of the reference engine (see the top of bench/reference.sh)}"
+command -v "$REF" >/dev/null || { echo "bench/reference.sh: cannot run $REF" >&2; exit 1; }
+ref_setup=${REF_SETUP:-"uci
+setoption name Shuffling value false
+setoption name MoveTime value 0
+setoption name Algorithm value ${REF_ALGORITHM:-2}
+setoption name DrawOnHumanExperience value false
+setoption name DeveloperMode value false
+setoption name SkillLevel value $ref_depth
+position startpos
+go"}
+if command -v taskset >/dev/null 2>&1; then pin="taskset -c 1"; else pin=; fi
+out=$(mktemp)
+fifo=$out.in
+trap 'rm -f "$out" "$fifo"' EXIT
+trap '' PIPE
+
+# "<ms> <nodes>" from the last line of stdin that has both fields.
+fields() {
+    awk '{ t = n = ""
+           for (i = 1; i < NF; i++) { if ($i == "time") t = $(i + 1); if ($i == "nodes") n = $(i + 1) }
+           if (t != "" && n != "") last = t " " n }
+         END { print last }'
+}
+
+run_tabula() {
+    printf 'setoption name Hash value 16\nucinewgame\nposition startpos\ngo depth %s\n' "$depth" |
+        $pin "$bin" | grep '^info depth' | fields
+}
+
+# The reference may search on its own thread and abort on end of input, so its input stays
+# open until it answers `bestmove`, exits, or ten minutes pass.
+run_ref() {
+    : >"$out"
+    rm -f "$fifo"
+    mkfifo "$fifo"
+    $pin "$REF" <"$fifo" >"$out" 2>&1 &
+    pid=$!
+    exec 3>"$fifo"
+    printf '%s\n' "$ref_setup" >&3 || true # the reference may have exited at once
+    i=0
+    while ! grep -q 'bestmove' "$out" && kill -0 "$pid" 2>/dev/null && [ "$i" -lt 12000 ]; do
+        sleep 0.05
+        i=$((i + 1))
+    done
+    echo quit >&3 2>/dev/null || true
+    exec 3>&-
+    wait "$pid" || true
+    sed -n '/bestmove/q;p' "$out" | fields
+}
+
+median() { sort -n | awk '{a[NR] = $0} END {print a[int((NR + 1) / 2)]}'; }
+nps() { awk '{printf "%.0f\n", ($1 > 0 ? $2 * 1000 / $1 : 0)}'; }
+
+t_list='' r_list=''
+i=0
+while [ "$i" -lt "$runs" ]; do
+    t=$(run_tabula)
+    r=$(run_ref)
+    if [ -z "$r" ]; then
+        echo "bench/reference.sh: no 'nodes <n> ... time <ms>' line from $REF" >&2
+        exit 1
+    fi
+    echo "run $((i + 1)): tabula depth $depth ${t% *} ms ${t#* } nodes;" \
+        "reference ${r% *} ms ${r#* } nodes"
+    t_list="$t_list$t
+" r_list="$r_list$r
+"
+    i=$((i + 1))
+done
+t_nps=$(printf '%s' "$t_list" | nps | median)
+r_nps=$(printf '%s' "$r_list" | nps | median)
+awk -v t="$t_nps" -v r="$r_nps" -v n="$runs" 'BEGIN {
+    printf "median of %d: tabula %.2fM nps, reference %.2fM nps: %.2fx\n",
+           n, t / 1e6, r / 1e6, (r > 0 ? t / r : 0) }'
