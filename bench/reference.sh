@@ -54,10 +54,10 @@ run_ref() {
     pid=$!
     exec 3>"$fifo"
     printf '%s\n' "$ref_setup" >&3 || true # the reference may have exited at once
-    i=0
-    while ! grep -q 'bestmove' "$out" && kill -0 "$pid" 2>/dev/null && [ "$i" -lt 12000 ]; do
+    polls=0
+    while ! grep -q 'bestmove' "$out" && kill -0 "$pid" 2>/dev/null && [ "$polls" -lt 12000 ]; do
         sleep 0.05
-        i=$((i + 1))
+        polls=$((polls + 1))
     done
     echo quit >&3 2>/dev/null || true
     exec 3>&-
