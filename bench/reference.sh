@@ -10,6 +10,8 @@
 # print, before the line that names its `bestmove`, a line with the fields `nodes <n>` and
 # `time <ms>`. The reference is never part of tabula: it is only run here.
 set -eu
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 bin=${1:-./tabula}
 runs=${RUNS:-7}
 depth=${DEPTH:-16}
@@ -25,23 +27,14 @@ setoption name DeveloperMode value false
 setoption name SkillLevel value $ref_depth
 position startpos
 go"}
-if command -v taskset >/dev/null 2>&1; then pin="taskset -c 1"; else pin=; fi
 out=$(mktemp)
 fifo=$out.in
 trap 'rm -f "$out" "$fifo"' EXIT
 trap '' PIPE
 
-# "<ms> <nodes>" from the last line of stdin that has both fields.
-fields() {
-    awk '{ t = n = ""
-           for (i = 1; i < NF; i++) { if ($i == "time") t = $(i + 1); if ($i == "nodes") n = $(i + 1) }
-           if (t != "" && n != "") last = t " " n }
-         END { print last }'
-}
-
 run_tabula() {
     printf 'setoption name Hash value 16\nucinewgame\nposition startpos\ngo depth %s\n' "$depth" |
-        $pin "$bin" | grep '^info depth' | fields
+        pinned 1 "$bin" | time_nodes
 }
 
 # The reference may search on its own thread and abort on end of input, so its input stays
@@ -50,7 +43,7 @@ run_ref() {
     : >"$out"
     rm -f "$fifo"
     mkfifo "$fifo"
-    $pin "$REF" <"$fifo" >"$out" 2>&1 &
+    pinned 1 "$REF" <"$fifo" >"$out" 2>&1 &
     pid=$!
     exec 3>"$fifo"
     printf '%s\n' "$ref_setup" >&3 || true # the reference may have exited at once
@@ -62,30 +55,24 @@ run_ref() {
     echo quit >&3 2>/dev/null || true
     exec 3>&-
     wait "$pid" || true
-    sed -n '/bestmove/q;p' "$out" | fields
+    sed -n '/bestmove/q;p' "$out" | time_nodes
 }
 
-median() { sort -n | awk '{a[NR] = $0} END {print a[int((NR + 1) / 2)]}'; }
-nps() { awk '{printf "%.0f\n", ($1 > 0 ? $2 * 1000 / $1 : 0)}'; }
-
-t_list='' r_list=''
-i=0
-while [ "$i" -lt "$runs" ]; do
+# One run of each, in turn: "<tabula ms> <nodes> <reference ms> <nodes>"; the runs go to stderr.
+run_both() {
     t=$(run_tabula)
     r=$(run_ref)
     if [ -z "$r" ]; then
         echo "bench/reference.sh: no 'nodes <n> ... time <ms>' line from $REF" >&2
         exit 1
     fi
-    echo "run $((i + 1)): tabula depth $depth ${t% *} ms ${t#* } nodes;" \
-        "reference ${r% *} ms ${r#* } nodes"
-    t_list="$t_list$t
-" r_list="$r_list$r
-"
-    i=$((i + 1))
-done
-t_nps=$(printf '%s' "$t_list" | nps | median)
-r_nps=$(printf '%s' "$r_list" | nps | median)
+    echo "tabula depth $depth ${t% *} ms ${t#* } nodes; reference ${r% *} ms ${r#* } nodes" >&2
+    echo "$t $r"
+}
+
+runs_both=$(repeat run_both)
+t_nps=$(printf '%s\n' "$runs_both" | cut -d ' ' -f 1,2 | nps | median)
+r_nps=$(printf '%s\n' "$runs_both" | cut -d ' ' -f 3,4 | nps | median)
 awk -v t="$t_nps" -v r="$r_nps" -v n="$runs" 'BEGIN {
     printf "median of %d: tabula %.2fM nps, reference %.2fM nps: %.2fx\n",
            n, t / 1e6, r / 1e6, (r > 0 ? t / r : 0) }'

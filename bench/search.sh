@@ -9,22 +9,13 @@ set -eu
 bin=${1:-./tabula}
 runs=${RUNS:-3}
 
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+
 # Print "<ms> <nodes>" of the last info line at `depth` with `threads`.
 run() {
     printf 'setoption name Threads value %s\nucinewgame\nposition startpos\ngo depth %s\n' \
-        "$1" "$2" | "$bin" | grep '^info depth' | tail -n 1 |
-        awk '{for (i = 1; i < NF; i++) { if ($i == "time") t = $(i + 1); if ($i == "nodes") n = $(i + 1) } print t, n}'
-}
-
-median() { sort -n | awk '{a[NR] = $0} END {print a[int((NR + 1) / 2)]}'; }
-
-# Run a command RUNS times.
-repeat() {
-    i=0
-    while [ "$i" -lt "$runs" ]; do
-        "$@"
-        i=$((i + 1))
-    done
+        "$1" "$2" | "$bin" | time_nodes
 }
 
 printf '%-8s %6s %10s %12s %12s\n' threads depth 'median ms' nodes nps
@@ -33,17 +24,14 @@ for threads in 1 2; do
         line=$(repeat run "$threads" "$depth" | median)
         ms=${line% *}
         nodes=${line#* }
-        nps=$(awk -v n="$nodes" -v t="$ms" 'BEGIN {printf "%.0f", (t > 0 ? n * 1000 / t : 0)}')
+        nps=$(echo "$line" | nps)
         printf '%-8s %6s %10s %12s %12s\n' "$threads" "$depth" "$ms" "$nodes" "$nps"
     done
 done
 
 # The second core (see the top): on shared or virtual machines two cores may slow each other
 # down, and two threads cannot gain more than two benches at once do.
-bench_nps() {
-    if command -v taskset >/dev/null 2>&1; then set -- taskset -c "$1" "$bin"; else set -- "$bin"; fi
-    "$@" bench 2>&1 | tail -n 1 | awk '{print $3}'
-}
+bench_nps() { pinned "$1" "$bin" bench 2>&1 | tail -n 1 | awk '{print $3}'; }
 # Print "<one alone> <two at once, summed>" (one after the other, in the same window).
 alone_and_pair() {
     printf '%s %s\n' "$(bench_nps 0)" \

@@ -1,0 +1,33 @@
+# shellcheck shell=sh
+# Helpers of the search bench scripts (bench/search.sh, bench/reference.sh), sourced by them.
+
+# The middle line of stdin, ordered by its first number.
+median() { sort -n | awk '{a[NR] = $0} END {print a[int((NR + 1) / 2)]}'; }
+
+# Run a command as many times as the caller's `runs` says.
+# shellcheck disable=SC2154
+repeat() {
+    i=0
+    while [ "$i" -lt "$runs" ]; do
+        "$@"
+        i=$((i + 1))
+    done
+}
+
+# Run a command on one core (its number first), pinned where taskset exists.
+pinned() {
+    cpu=$1
+    shift
+    if command -v taskset >/dev/null 2>&1; then taskset -c "$cpu" "$@"; else "$@"; fi
+}
+
+# "<ms> <nodes>" from the last line of stdin that has both `time <ms>` and `nodes <n>`.
+time_nodes() {
+    awk '{ t = n = ""
+           for (i = 1; i < NF; i++) { if ($i == "time") t = $(i + 1); if ($i == "nodes") n = $(i + 1) }
+           if (t != "" && n != "") last = t " " n }
+         END { print last }'
+}
+
+# Nodes per second from "<ms> <nodes>" lines.
+nps() { awk '{printf "%.0f\n", ($1 > 0 ? $2 * 1000 / $1 : 0)}'; }
