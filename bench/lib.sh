@@ -1,5 +1,19 @@
 # shellcheck shell=sh
-# Helpers of the search bench scripts (bench/search.sh, bench/reference.sh), sourced by them.
+# Helpers of the bench scripts (bench/search.sh, bench/reference.sh, bench/sanmill_match.sh),
+# sourced by them.
+
+# One error, named by the calling script, and exit 1.
+die() {
+    echo "$0: $*" >&2
+    exit 1
+}
+
+# Exit with one error unless $1 (a path, or a command on PATH) runs; $2 says what it is.
+need_executable() {
+    if ! p=$(command -v "$1" 2>/dev/null) || [ ! -f "$p" ] || [ ! -x "$p" ]; then
+        die "cannot run $1 ($2): not an executable file"
+    fi
+}
 
 # The middle line of stdin, ordered by its first number.
 median() { sort -n | awk '{a[NR] = $0} END {print a[int((NR + 1) / 2)]}'; }

@@ -16,8 +16,9 @@ bin=${1:-./tabula}
 runs=${RUNS:-7}
 depth=${DEPTH:-16}
 ref_depth=${REF_DEPTH:-12}
-: "${REF:?set REF to the path of the reference engine (see the top of bench/reference.sh)}"
-command -v "$REF" >/dev/null || { echo "bench/reference.sh: cannot run $REF" >&2; exit 1; }
+[ -n "${REF:-}" ] || die "set REF to the path of the reference engine (see the top of the script)"
+need_executable "$REF" REF
+need_executable "$bin" "tabula; build it with make"
 ref_setup=${REF_SETUP:-"uci
 setoption name Shuffling value false
 setoption name MoveTime value 0
@@ -63,8 +64,7 @@ run_both() {
     t=$(run_tabula)
     r=$(run_ref)
     if [ -z "$r" ]; then
-        echo "bench/reference.sh: no 'nodes <n> ... time <ms>' line from $REF" >&2
-        exit 1
+        die "no 'nodes <n> ... time <ms>' line from $REF"
     fi
     echo "tabula depth $depth ${t% *} ms ${t#* } nodes; reference ${r% *} ms ${r#* } nodes" >&2
     echo "$t $r"

@@ -10,20 +10,17 @@
 # inside ST. The reference is never part of tabula: it is only run here.
 set -eu
 dir=$(dirname "$0")
+# shellcheck source=bench/lib.sh
+. "$dir/lib.sh"
 bin=${1:-./tabula}
 if [ $# -gt 0 ]; then shift; fi
 games=${GAMES:-40}
 st=${ST:-1}
 concurrency=${CONCURRENCY:-2}
 
-die() {
-    echo "bench/sanmill_match.sh: $*" >&2
-    exit 1
-}
 [ -n "${REF:-}" ] || die "set REF to the Sanmill console engine (see the top of the script)"
-runnable() { [ -f "$1" ] && [ -x "$1" ]; }
-runnable "$REF" || die "cannot run $REF (REF): not an executable file"
-runnable "$bin" || die "cannot run $bin: not an executable file (build tabula with make)"
+need_executable "$REF" REF
+need_executable "$bin" "tabula; build it with make"
 command -v python3 >/dev/null 2>&1 || die "python3 is needed for bench/sanmill_uci.py"
 
 # The engines' commands go through /bin/sh: quote the paths.
