@@ -15,6 +15,13 @@ need_executable() {
     fi
 }
 
+# The scripts that run a reference engine: REF must name one, and tabula ($1) must be built.
+need_ref_and_tabula() {
+    [ -n "${REF:-}" ] || die "set REF to the reference engine (see the top of the script)"
+    need_executable "$REF" REF
+    need_executable "$1" "tabula; build it with make"
+}
+
 # The middle line of stdin, ordered by its first number.
 median() { sort -n | awk '{a[NR] = $0} END {print a[int((NR + 1) / 2)]}'; }
 

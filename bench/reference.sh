@@ -16,9 +16,7 @@ bin=${1:-./tabula}
 runs=${RUNS:-7}
 depth=${DEPTH:-16}
 ref_depth=${REF_DEPTH:-12}
-[ -n "${REF:-}" ] || die "set REF to the path of the reference engine (see the top of the script)"
-need_executable "$REF" REF
-need_executable "$bin" "tabula; build it with make"
+need_ref_and_tabula "$bin"
 ref_setup=${REF_SETUP:-"uci
 setoption name Shuffling value false
 setoption name MoveTime value 0

@@ -18,9 +18,7 @@ games=${GAMES:-40}
 st=${ST:-1}
 concurrency=${CONCURRENCY:-2}
 
-[ -n "${REF:-}" ] || die "set REF to the Sanmill console engine (see the top of the script)"
-need_executable "$REF" REF
-need_executable "$bin" "tabula; build it with make"
+need_ref_and_tabula "$bin"
 command -v python3 >/dev/null 2>&1 || die "python3 is needed for bench/sanmill_uci.py"
 
 # The engines' commands go through /bin/sh: quote the paths.
