@@ -21,9 +21,10 @@ concurrency=${CONCURRENCY:-2}
 need_ref_and_tabula "$bin"
 command -v python3 >/dev/null 2>&1 || die "python3 is needed for bench/sanmill_uci.py"
 
-# The engines' commands go through /bin/sh: quote the paths.
-set -- --engine "cmd='$bin'" name=tabula \
-    --engine "cmd=python3 '$dir/sanmill_uci.py' '$REF'" name=sanmill \
+# The engines' commands go through /bin/sh: quote the paths, single quotes in them too.
+quote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+set -- --engine "cmd=$(quote "$bin")" name=tabula \
+    --engine "cmd=python3 $(quote "$dir/sanmill_uci.py") $(quote "$REF")" name=sanmill \
     --each "st=$st" --games "$games" --concurrency "$concurrency" "$@"
 if [ -n "${PGN:-}" ]; then set -- "$@" --pgn "$PGN"; fi
 if [ -n "${JSON:-}" ]; then set -- "$@" --json "$JSON"; fi
