@@ -68,9 +68,24 @@ typedef struct EvalCacheEntry {
 // Move ordering keys: the score above the move's place in the list, so that keys are unique
 // and the largest key is the best score, first in the list among equal scores: the move a
 // stable sort puts first. The search takes its moves one at a time by the largest key, so a
-// node that cuts off early orders no more than it searches.
-typedef int64_t OrderKey;
-#define KEY_TAKEN INT64_MIN
+// node that cuts off early orders no more than it searches. 32 bits: the place in the low
+// KEY_POS_BITS (a list holds at most MAX_MOVES), the score above it (|score| < 2^18).
+typedef int32_t OrderKey;
+#define KEY_TAKEN INT32_MIN
+#define KEY_POS_BITS 13
+#define KEY_POS_MAX ((1 << KEY_POS_BITS) - 1)
+_Static_assert(MAX_MOVES <= KEY_POS_MAX + 1, "a list place fits in the key");
+
+// The ordering scores by tier, highest first: moves with removals (more removals first, then
+// removals of threatening men, then of men with more empty neighbours), moves that block an
+// opponent mill, the two killers, then history (update_quiet keeps it within about +-16384).
+enum {
+    SCORE_REMOVALS = 1 << 16,      // plus REMOVAL_EACH and its extras per removal
+    REMOVAL_EACH = 1 << 13,        // above the most a removal's extras add (1000 + 8) times four
+    SCORE_BLOCKING = 1 << 16,      // below any move with a removal
+    SCORE_KILLER0 = 1 << 15,       // the moves scored below this are quiet
+    SCORE_KILLER1 = (1 << 15) - 1, // above any history score
+};
 
 typedef struct Worker {
     Shared *sh;
@@ -195,10 +210,10 @@ static inline int evaluate(Worker *w) {
 }
 
 static inline OrderKey order_key(int score, int pos) {
-    return (OrderKey)score * 65536 + (65535 - pos);
+    return (OrderKey)(score * (1 << KEY_POS_BITS) + (KEY_POS_MAX - pos));
 }
-static inline int key_score(OrderKey k) { return (int)(k >> 16); }
-static inline int key_pos(OrderKey k) { return 65535 - (int)(k & 65535); }
+static inline int key_score(OrderKey k) { return k >> KEY_POS_BITS; }
+static inline int key_pos(OrderKey k) { return KEY_POS_MAX - (k & KEY_POS_MAX); }
 
 // A move's origin and destination as one index: the low ten bits of the move.
 static inline int history_index(Move m) { return (int)(m & 1023); }
@@ -214,9 +229,9 @@ static inline Bits threat_men(const Board *b, Bits opp, Bits empty) {
 // The ordering score of a move with removals: after every quiet move; more removals first,
 // then removals of threatening men, then of men with more empty neighbours.
 static inline int removal_score(const Board *b, Move m, Bits threats, Bits empty) {
-    int s = 1 << 24;
+    int s = SCORE_REMOVALS;
     for (int k = 0, r; k < MAX_REMOVALS && (r = move_removal(m, k)) >= 0; k++)
-        s += (1 << 20) + (threats & BIT(r) ? 1000 : 0) + bits_count(b->adj[r] & empty);
+        s += REMOVAL_EACH + (threats & BIT(r) ? 1000 : 0) + bits_count(b->adj[r] & empty);
     return s;
 }
 
@@ -242,7 +257,7 @@ static OrderKey score_moves(const Worker *w, const Move *moves, OrderKey *keys, 
     const __m512i killer1_v = _mm512_set1_epi32((int)killer1);
     const __m512i closers_v = _mm512_set1_epi32((int)opp_closers);
     const __m512i empty_v = _mm512_set1_epi32((int)empty);
-    __m512i top_v = _mm512_set1_epi64(KEY_TAKEN);
+    __m512i top_v = _mm512_set1_epi32(KEY_TAKEN);
     for (int i = from; i < n; i += 16) {
         __mmask16 in = n - i >= 16 ? 0xffff : (__mmask16)((1u << (n - i)) - 1);
         __m512i m = _mm512_maskz_loadu_epi32(in, moves + i);
@@ -254,12 +269,12 @@ static OrderKey score_moves(const Worker *w, const Move *moves, OrderKey *keys, 
         __m512i s = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), quiet,
                                                 _mm512_and_si512(m, hist_mask), w->history[us], 4);
         s = _mm512_mask_mov_epi32(s, _mm512_cmpeq_epi32_mask(m, killer1_v),
-                                  _mm512_set1_epi32((1 << 18) - 1));
+                                  _mm512_set1_epi32(SCORE_KILLER1));
         s = _mm512_mask_mov_epi32(s, _mm512_cmpeq_epi32_mask(m, killer0_v),
-                                  _mm512_set1_epi32(1 << 18));
+                                  _mm512_set1_epi32(SCORE_KILLER0));
         __mmask16 blocking =
             _mm512_test_epi32_mask(_mm512_srlv_epi32(closers_v, to), _mm512_set1_epi32(1));
-        s = _mm512_mask_mov_epi32(s, blocking & quiet, _mm512_set1_epi32(1 << 19));
+        s = _mm512_mask_mov_epi32(s, blocking & quiet, _mm512_set1_epi32(SCORE_BLOCKING));
         if (removing) {
             if (!have_threats) {
                 threats = threat_men(b, opp, empty);
@@ -272,23 +287,16 @@ static OrderKey score_moves(const Worker *w, const Move *moves, OrderKey *keys, 
             __m512i t = _mm512_and_si512(_mm512_srlv_epi32(_mm512_set1_epi32((int)threats), r),
                                          _mm512_set1_epi32(1));
             __m512i rs = _mm512_add_epi32(
-                _mm512_set1_epi32((1 << 24) + (1 << 20)),
+                _mm512_set1_epi32(SCORE_REMOVALS + REMOVAL_EACH),
                 _mm512_add_epi32(_mm512_mullo_epi32(t, _mm512_set1_epi32(1000)),
                                  _mm512_popcnt_epi32(_mm512_and_si512(adj, empty_v))));
             s = _mm512_mask_mov_epi32(s, removing, rs);
         }
-        // The keys: score * 65536 + 65535 - place, in two halves of eight.
-        __m512i place = _mm512_sub_epi32(_mm512_set1_epi32(65535 - i), lane);
-        __m512i lo = _mm512_add_epi64(
-            _mm512_slli_epi64(_mm512_cvtepi32_epi64(_mm512_castsi512_si256(s)), 16),
-            _mm512_cvtepi32_epi64(_mm512_castsi512_si256(place)));
-        __m512i hi = _mm512_add_epi64(
-            _mm512_slli_epi64(_mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(s, 1)), 16),
-            _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(place, 1)));
-        _mm512_mask_storeu_epi64(keys + i, (__mmask8)in, lo);
-        _mm512_mask_storeu_epi64(keys + i + 8, (__mmask8)(in >> 8), hi);
-        top_v = _mm512_mask_max_epi64(top_v, (__mmask8)in, top_v, lo);
-        top_v = _mm512_mask_max_epi64(top_v, (__mmask8)(in >> 8), top_v, hi);
+        // The keys (order_key): score << KEY_POS_BITS | KEY_POS_MAX - place.
+        __m512i place = _mm512_sub_epi32(_mm512_set1_epi32(KEY_POS_MAX - i), lane);
+        __m512i key = _mm512_add_epi32(_mm512_slli_epi32(s, KEY_POS_BITS), place);
+        _mm512_mask_storeu_epi32(keys + i, in, key);
+        top_v = _mm512_mask_max_epi32(top_v, in, top_v, key);
         // More than one removal (a rare case): scored again by the scalar formula.
         __mmask16 multi = _mm512_mask_test_epi32_mask(removing, _mm512_srli_epi32(m, 15), field);
         while (multi) {
@@ -300,7 +308,7 @@ static OrderKey score_moves(const Worker *w, const Move *moves, OrderKey *keys, 
     }
     // A lane scored again entered top_v with a smaller key (one removal counted), so the larger
     // of both maxima is the largest key.
-    OrderKey top_lanes = _mm512_reduce_max_epi64(top_v);
+    OrderKey top_lanes = _mm512_reduce_max_epi32(top_v);
     top = top_lanes > top ? top_lanes : top;
 #else
     for (int i = from; i < n; i++) {
@@ -315,9 +323,9 @@ static OrderKey score_moves(const Worker *w, const Move *moves, OrderKey *keys, 
         } else {
             // Blocking an opponent mill, then the killers, then history (selects, no branches).
             s = w->history[us][history_index(m)];
-            s = m == killer1 ? (1 << 18) - 1 : s;
-            s = m == killer0 ? 1 << 18 : s;
-            s = opp_closers & BIT(to) ? 1 << 19 : s;
+            s = m == killer1 ? SCORE_KILLER1 : s;
+            s = m == killer0 ? SCORE_KILLER0 : s;
+            s = opp_closers & BIT(to) ? SCORE_BLOCKING : s;
         }
         keys[i] = order_key(s, i);
         top = keys[i] > top ? keys[i] : top;
@@ -348,14 +356,14 @@ static inline OrderKey take_best(OrderKey *keys, int n, uint64_t *live) {
     OrderKey best;
 #ifdef __AVX512F__
     if (n <= LIVE_MAX) {
-        // Eight keys per step, the taken ones masked out: no store, so the next pick's loads
+        // Sixteen keys per step, the taken ones masked out: no store, so the next pick's loads
         // never wait for one.
-        __m512i b = _mm512_set1_epi64(KEY_TAKEN);
-        for (int k = 0; k < n; k += 8) {
-            __mmask8 m = (__mmask8)(*live >> k);
-            b = _mm512_mask_max_epi64(b, m, b, _mm512_maskz_loadu_epi64(m, keys + k));
+        __m512i b = _mm512_set1_epi32(KEY_TAKEN);
+        for (int k = 0; k < n; k += 16) {
+            __mmask16 m = (__mmask16)(*live >> k);
+            b = _mm512_mask_max_epi32(b, m, b, _mm512_maskz_loadu_epi32(m, keys + k));
         }
-        best = _mm512_reduce_max_epi64(b);
+        best = _mm512_reduce_max_epi32(b);
         *live &= ~(1ull << key_pos(best));
         return best;
     }
@@ -641,7 +649,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
             tt_prefetch(w->sh->tt, pos_key_after(w->pos, moves[ahead_pos]));
         }
         Move m = moves[cur_pos];
-        bool quiet = cur_score < (1 << 18) && move_removal(m, 0) < 0;
+        bool quiet = cur_score < SCORE_KILLER0 && move_removal(m, 0) < 0;
         // Late move pruning: near the leaves, quiet moves far down the list are skipped. The
         // moves after a quiet one score lower, so are quiet too (removals score higher) and
         // are all skipped: stop here.
