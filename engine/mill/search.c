@@ -384,9 +384,9 @@ static inline OrderKey take_best(OrderKey *keys, int n, uint64_t *live) {
     b0 = b1 > b0 ? b1 : b0;
     b2 = b3 > b2 ? b3 : b2;
     best = b2 > b0 ? b2 : b0;
-    // The maxima are taken in vector registers (VPMAXSQ); hand the result over in a general
-    // one, or the compiler spills it with an 8-byte store and reloads it with a 16-byte load,
-    // which cannot be forwarded.
+    // The maxima may be taken in vector registers; hand the result over in a general one, or
+    // the compiler may spill it with a narrow store and reload it with a wider load, which
+    // cannot be forwarded (seen with 64-bit keys: an 8-byte store, a 16-byte load).
     __asm__("" : "+r"(best));
     keys[key_pos(best)] = KEY_TAKEN;
     return best;
