@@ -170,12 +170,11 @@ static bool is_repetition(const Worker *w) {
 }
 
 // Copy and make: the child is a copy of the position with the move made, and unmaking is
-// going back to the parent's copy.
+// going back to the parent's copy. The child's table bucket is fetched by the caller, earlier.
 static inline void make(Worker *w, Move m) {
     w->pos[1] = w->pos[0];
     w->pos++;
     pos_apply_move(w->pos, m);
-    tt_prefetch(w->sh->tt, w->pos->key);
     w->keys[w->nkeys++] = w->pos->key;
     // Only this thread writes its count, so a plain increment published relaxed suffices.
     atomic_store_explicit(&w->nodes, atomic_load_explicit(&w->nodes, memory_order_relaxed) + 1,
@@ -197,6 +196,16 @@ static inline bool move_plausible(const Position *p, Move m) {
         if (r >= np)
             return false;
     return true;
+}
+
+// Start loading the table buckets of the children after moves[from, n), all at once: a node
+// that does not cut off on its first move searches most of the others, and the loads then
+// overlap instead of each waiting on its own. Only children of depth 1 or more probe the
+// table, so only nodes of depth 2 or more call this. Always inline: GCC takes a function that
+// only prefetches for one without effect, and drops its calls.
+static ALWAYS_INLINE void prefetch_children(const Worker *w, const Move *moves, int from, int n) {
+    for (int j = from; j < n; j++)
+        tt_prefetch(w->sh->tt, pos_key_after(w->pos, moves[j]));
 }
 
 // The static evaluation, through the thread's cache.
@@ -571,7 +580,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
     // The hash move goes first: fetch its child's bucket while its legality is checked (a
     // move of another position, from a key collision, must not index outside the key tables;
     // if it is not legal here, the fetch is only wasted).
-    if (tt_move && move_plausible(w->pos, tt_move))
+    if (depth >= 2 && tt_move && move_plausible(w->pos, tt_move))
         tt_prefetch(w->sh->tt, pos_key_after(w->pos, tt_move));
     if (w->arena_used + MAX_MOVES > ARENA_MOVES)
         return eval_position(w->pos);
@@ -582,10 +591,10 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
     // are generated and scored at once, and the best-scored goes first by exchange with the
     // first in the list, which takes its place in the order of the rest.
     int first = tt_move && movegen_is_legal(w->pos, tt_move), n = 0, used;
-    // The current and the next move as list place and score: plain integers, since they live
-    // across the recursive call (kept as vector lanes, they were spilled and reloaded at a
-    // width the store could not forward).
-    int cur_pos = 0, cur_score = 1 << 30, ahead_pos = 0, ahead_score = 0;
+    // The current move's list place and score: plain integers, since they live across the
+    // recursive call (kept as vector lanes, they were spilled and reloaded at a width the store
+    // could not forward).
+    int cur_pos = 0, cur_score = 1 << 30;
     uint64_t live = 0; // the moves not yet taken, once the list is scored (mark_taken)
     if (first) {
         moves[0] = tt_move;
@@ -595,6 +604,8 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
         n = movegen_legal(w->pos, moves);
         if (n == 0)
             return -(SCORE_MATE - ply);
+        if (depth >= 2)
+            prefetch_children(w, moves, 0, n);
         used = n;
         OrderKey k = score_moves(w, moves, keys, 0, n, ply);
         int b = key_pos(k);
@@ -627,26 +638,18 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
                 }
             if (n == 1)
                 break;
+            if (depth >= 2)
+                prefetch_children(w, moves, 1, n);
             OrderKey k = score_moves(w, moves, keys, 1, n, ply);
             live = live_all(n);
             mark_taken(keys, &live, n, 0);
             mark_taken(keys, &live, n, key_pos(k));
             cur_pos = key_pos(k);
             cur_score = key_score(k);
-        } else if (i == 1) {
+        } else if (i > 0) {
             OrderKey k = take_best(keys, n, &live);
             cur_pos = key_pos(k);
             cur_score = key_score(k);
-        } else if (i > 1) {
-            cur_pos = ahead_pos;
-            cur_score = ahead_score;
-        }
-        // From the second move on, fetch the next child's table entry early.
-        if (i > 0 && i + 1 < n) {
-            OrderKey k = take_best(keys, n, &live);
-            ahead_pos = key_pos(k);
-            ahead_score = key_score(k);
-            tt_prefetch(w->sh->tt, pos_key_after(w->pos, moves[ahead_pos]));
         }
         Move m = moves[cur_pos];
         bool quiet = cur_score < SCORE_KILLER0 && move_removal(m, 0) < 0;
@@ -719,6 +722,7 @@ static int search_root(Worker *w, int alpha, int beta, int depth) {
     for (int i = w->pv_idx; i < w->nroot; i++) {
         RootMove *rm = &w->root[i];
         w->seldepth = 0;
+        tt_prefetch(w->sh->tt, pos_key_after(w->pos, rm->move));
         make(w, rm->move);
         int score;
         if (i == w->pv_idx) {
