@@ -56,9 +56,11 @@ typedef struct RootMove {
 
 typedef struct Shared Shared;
 
-// Per thread: 64 KB. Small on purpose: 512 KB hit more often but cost more in cache misses
-// (measured, `tabula bench`: 1 << 12 entries 2% faster than 1 << 15, 1 << 18 20% slower).
-#define EVAL_CACHE_SIZE (1 << 12)
+// Per thread: 128 KB. Small on purpose: 512 KB hit more often but cost more in cache misses
+// (measured on a Xeon, `tabula bench`: 1 << 12 entries 2% faster than 1 << 15, 1 << 18 20%
+// slower). On an AMD EPYC, once the table's buckets were fetched all at once, 1 << 13 was 3% to
+// 10% faster than 1 << 12 from the nine start (docs/search.md, "Speed").
+#define EVAL_CACHE_SIZE (1 << 13)
 
 typedef struct EvalCacheEntry {
     uint64_t key;
