@@ -581,7 +581,8 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
 
     // The hash move goes first: fetch its child's bucket while its legality is checked (a
     // move of another position, from a key collision, must not index outside the key tables;
-    // if it is not legal here, the fetch is only wasted).
+    // if it is not legal here, the fetch is only wasted). At depth 1 the child is a quiescence
+    // node, which does not probe.
     if (depth >= 2 && tt_move && move_plausible(w->pos, tt_move))
         tt_prefetch(w->sh->tt, pos_key_after(w->pos, tt_move));
     if (w->arena_used + MAX_MOVES > ARENA_MOVES)
