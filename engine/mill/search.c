@@ -594,9 +594,8 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
     // are generated and scored at once, and the best-scored goes first by exchange with the
     // first in the list, which takes its place in the order of the rest.
     int first = tt_move && movegen_is_legal(w->pos, tt_move), n = 0, used;
-    // The current move's list place and score: plain integers, since they live across the
-    // recursive call (kept as vector lanes, they were spilled and reloaded at a width the store
-    // could not forward).
+    // The current move's list place and score, as plain integers (read out of vector lanes
+    // late, such values were spilled and reloaded at a width the store could not forward).
     int cur_pos = 0, cur_score = 1 << 30;
     uint64_t live = 0; // the moves not yet taken, once the list is scored (mark_taken)
     if (first) {
