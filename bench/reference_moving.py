@@ -44,6 +44,14 @@ def die(msg):
     sys.exit("bench/reference_moving.py: " + msg)
 
 
+def env_int(name, default, least):
+    """The environment's whole number `name` (at least `least`), or the default."""
+    text = os.environ.get(name, str(default))
+    if not text.isdigit() or int(text) < least:
+        die("%s must be a whole number of at least %d, not '%s'" % (name, least, text))
+    return int(text)
+
+
 def pinned(argv):
     return (["taskset", "-c", "1"] if shutil.which("taskset") else []) + argv
 
@@ -108,10 +116,10 @@ def main():
         die("set REF to the reference engine's executable")
     if not os.access(binary, os.X_OK):
         die("no executable tabula at %s (build it with make)" % binary)
-    depth = int(os.environ.get("DEPTH", "20"))
-    ref_depth = int(os.environ.get("REF_DEPTH", "18"))
-    algorithm = int(os.environ.get("REF_ALGORITHM", "2"))
-    runs = int(os.environ.get("RUNS", "3"))
+    depth = env_int("DEPTH", 20, 1)
+    ref_depth = env_int("REF_DEPTH", 18, 1)
+    algorithm = env_int("REF_ALGORITHM", 2, 0)
+    runs = env_int("RUNS", 3, 1)
 
     positions = []
     for game in GAMES:
