@@ -88,6 +88,7 @@ enum {
     SCORE_KILLER0 = 1 << 15,       // the moves scored below this are quiet
     SCORE_KILLER1 = (1 << 15) - 1, // above any history score
 };
+_Static_assert(SCORE_REMOVALS > SCORE_KILLER0, "a move with a removal never scores as quiet");
 
 typedef struct Worker {
     Shared *sh;
@@ -654,7 +655,9 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
             cur_score = key_score(k);
         }
         Move m = moves[cur_pos];
-        bool quiet = cur_score < SCORE_KILLER0 && move_removal(m, 0) < 0;
+        // Every move with a removal scores above the killers, and the hash move (1 << 30)
+        // counts as not quiet, so the score alone tells.
+        bool quiet = cur_score < SCORE_KILLER0;
         // Late move pruning: near the leaves, quiet moves far down the list are skipped. The
         // moves after a quiet one score lower, so are quiet too (removals score higher) and
         // are all skipped: stop here.
