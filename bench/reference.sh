@@ -8,7 +8,8 @@
 # (default: the Sanmill console engine's fixed-depth search to REF_DEPTH, default 12, by its
 # search REF_ALGORITHM, default 2 for MTD(f), without its move shuffling or time limit) and must
 # print, before the line that names its `bestmove`, a line with the fields `nodes <n>` and
-# `time <ms>`. The reference is never part of tabula: it is only run here.
+# `time <ms>`. Build the reference as its own Makefile does, with -flto (docs/search.md, "How
+# the reference is built"). The reference is never part of tabula: it is only run here.
 set -eu
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"

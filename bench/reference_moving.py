@@ -14,7 +14,9 @@ MTD(f)), without its move shuffling or time limit. Sanmill is given the games in
 a line with the fields `nodes <n>` and `time <ms>`, as bench/reference.sh requires. A run's
 node rate is its nodes over its milliseconds, summed over the positions; the figures are the
 medians of RUNS runs (default 3). Each engine counts nodes its own way: Sanmill counts a removal
-as a node and a ply of its own. The reference is never part of tabula: it is only run here.
+as a node and a ply of its own. Build the reference as its own Makefile does, with -flto
+(docs/search.md, "How the reference is built"). The reference is never part of tabula: it is
+only run here.
 """
 
 import os
