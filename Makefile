@@ -1,5 +1,5 @@
-# tabula: make (optimised native build, profile-guided), make check (debug build + all test suites),
-# make run, make bench, make install, make clean, make prompt-test (the interactive
+# tabula: make (optimised native build, profile-guided), make check (debug build + all test
+# suites), make run, make bench, make install, make clean, make prompt-test (the interactive
 # prompt in tmux), make fuzz (libFuzzer on the command loop and the parsers, FUZZ_SECONDS).
 # Missing build dependencies are installed with apt-get when run as root; otherwise the exact
 # command to run is printed.
@@ -92,8 +92,9 @@ deps:
 # Any change to a source file trains the profile again and rebuilds every release object. Code
 # the training does not run is optimised as without a profile (-fprofile-partial-training), not
 # for size.
-# GCC's flags: with another compiler the build is plain.
-PGO ?= $(if $(shell $(CC) -v 2>&1 | grep '^gcc version'),1,0)
+# GCC's flags (GCC 10 and later): with another compiler the build is plain.
+PGO ?= $(shell $(CC) -v 2>&1 | grep -q '^gcc version' && \
+         $(CC) -fprofile-partial-training -E -x c /dev/null >/dev/null 2>&1 && echo 1 || echo 0)
 PGO_DIR := build/pgo
 ifeq ($(PGO),1)
 PGO_GEN_OBJ := $(patsubst build/release/%,build/pgo-gen/%,$(REL_OBJ))
