@@ -87,7 +87,7 @@ deps:
 # The release build is profile-guided unless PGO=0: the same program is first built with
 # counters in build/pgo-gen, run on the search (the bench positions, a search from the nine
 # start, a backgammon search: a few seconds), and its profile guides the optimised build. The
-# search is the same (the same bench node counts), only faster on the AMD EPYC: 4% to 6% in
+# search is the same (the same bench node counts), only faster on the AMD EPYC: 3.5% to 5.6% in
 # `tabula bench`, 4% to 11% to depth 16 and 17 from the nine start (docs/search.md, "Speed").
 # Any change to a source file trains the profile again and rebuilds every release object. Code
 # the training does not run is optimised as without a profile (-fprofile-partial-training), not
