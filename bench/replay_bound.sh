@@ -7,7 +7,7 @@
 # are checked equal). The record is read before the search starts; reading it in order during
 # the search is left in, so the gains are slightly understated. Each build is alternated on one
 # pinned core, RUNS times (default 9); medians. Plain builds (PGO=0), so that all are compiled
-# alike.
+# alike; without its flags the patch changes nothing, so the first build is the engine's.
 #   sh bench/replay_bound.sh [depth]    (default 16)
 set -eu
 cd "$(dirname "$0")/.."
