@@ -81,10 +81,12 @@ def run_tabula(binary, depth, moves):
 
 
 def run_ref(ref, depth, algorithm, sanmill_moves):
-    setup = ("uci\nsetoption name Shuffling value false\nsetoption name MoveTime value 0\n"
-             "setoption name Algorithm value %d\nsetoption name DrawOnHumanExperience value false\n"
-             "setoption name DeveloperMode value false\nsetoption name SkillLevel value %d\n"
-             "position startpos moves %s\ngo\n" % (algorithm, depth, " ".join(sanmill_moves)))
+    # The options the adapter sets (bench/sanmill_uci.py), with this script's search and depth.
+    options = dict(sanmill_uci.SETUP, Algorithm=str(algorithm), MoveTime="0",
+                   SkillLevel=str(depth))
+    setup = "uci\n%sposition startpos moves %s\ngo\n" % (
+        "".join("setoption name %s value %s\n" % o for o in options.items()),
+        " ".join(sanmill_moves))
     # Sanmill searches on its own thread and may stop at the end of its input: keep it open
     # until it names its move.
     p = subprocess.Popen(pinned([ref]), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
