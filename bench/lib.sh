@@ -1,6 +1,6 @@
 # shellcheck shell=sh
-# Helpers of the bench scripts (bench/search.sh, bench/reference.sh, bench/sanmill_match.sh),
-# sourced by them.
+# Helpers of the bench scripts (bench/search.sh, bench/reference.sh, bench/replay_bound.sh,
+# bench/sanmill_match.sh), sourced by them.
 
 # One error, named by the calling script, and exit 1.
 die() {
@@ -52,3 +52,10 @@ time_nodes() {
 
 # Nodes per second from "<ms> <nodes>" lines.
 nps() { awk '{printf "%.0f\n", ($1 > 0 ? $2 * 1000 / $1 : 0)}'; }
+
+# "<ms> <nodes>" of tabula ($1) searching from the nine start to depth $2 with one thread and
+# Hash 16 after a new game, pinned to core 1.
+search_nine() {
+    printf 'setoption name Hash value 16\nucinewgame\nposition startpos\ngo depth %s\n' "$2" |
+        pinned 1 "$1" | time_nodes
+}

@@ -32,10 +32,7 @@ fifo=$out.in
 trap 'rm -f "$out" "$fifo"' EXIT
 trap '' PIPE
 
-run_tabula() {
-    printf 'setoption name Hash value 16\nucinewgame\nposition startpos\ngo depth %s\n' "$depth" |
-        pinned 1 "$bin" | time_nodes
-}
+run_tabula() { search_nine "$bin" "$depth"; }
 
 # The reference may search on its own thread and abort on end of input, so its input stays
 # open until it answers `bestmove`, exits, or ten minutes pass.

@@ -29,23 +29,20 @@ for build in base: record:-DRECORD eval:-DREPLAY_EVAL table:-DREPLAY_TT \
     mv "$dir/src/tabula" "$dir/${build%%:*}"
 done
 
-search() {
-    printf 'setoption name Hash value 16\nucinewgame\nposition startpos\ngo depth %s\n' "$depth" |
-        pinned 1 "$dir/$1" | time_nodes
-}
+search() { search_nine "$dir/$1" "$depth"; }
 want=$(search record)
 want=${want#* }
 for build in base eval table fetch both; do
     got=$(search "$build")
     [ "${got#* }" = "$want" ] || die "$build searched ${got#* } nodes, not $want"
 done
-i=0
-while [ "$i" -lt "$runs" ]; do
+# One run of each build, in turn.
+run_all() {
     for build in base eval table fetch both; do
         echo "$build $(search "$build")" >>"$dir/runs"
     done
-    i=$((i + 1))
-done
+}
+repeat run_all
 base=$(awk '$1 == "base" {print $2}' "$dir/runs" | median)
 printf 'depth %s from the nine start, %s nodes, medians of %s:\n' "$depth" "$want" "$runs"
 for build in base eval table fetch both; do
