@@ -1,21 +1,24 @@
 #!/bin/sh
 # Search speed of the mill engine from the Nine Men's Morris start: time to depth 14 and 16 and
 # nodes per second with one thread, then the same search with two threads. Each is the median
-# of RUNS runs (default 3). Hash 16 MB, cleared by a new game before each run. The last line is
-# what a second core gives on this machine in the same window: `tabula bench` alone, and two at
-# once.
-#   sh bench/search.sh [path/to/tabula]
+# of RUNS runs (default 3). Hash HASH MB (default 16, the engine's), cleared by a new game before
+# each run. The last line is what a second core gives on this machine in the same window:
+# `tabula bench` alone, and two at once.
+#   [HASH=MB] [RUNS=n] sh bench/search.sh [path/to/tabula]
 set -eu
 bin=${1:-./tabula}
 runs=${RUNS:-3}
+hash=${HASH:-16}
 
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 # Print "<ms> <nodes>" of the last info line at `depth` with `threads`.
 run() {
-    printf 'setoption name Threads value %s\nucinewgame\nposition startpos\ngo depth %s\n' \
-        "$1" "$2" | "$bin" | time_nodes
+    {
+        printf 'setoption name Hash value %s\nsetoption name Threads value %s\n' "$hash" "$1"
+        printf 'ucinewgame\nposition startpos\ngo depth %s\n' "$2"
+    } | "$bin" | time_nodes
 }
 
 printf '%-8s %6s %10s %12s %12s\n' threads depth 'median ms' nodes nps
