@@ -53,9 +53,19 @@ time_nodes() {
 # Nodes per second from "<ms> <nodes>" lines.
 nps() { awk '{printf "%.0f\n", ($1 > 0 ? $2 * 1000 / $1 : 0)}'; }
 
+# A `setoption` line turning off each search switch named in OFF (a space-separated list, e.g.
+# OFF="LateMovePruning ReverseFutility"; docs/protocol.md lists the switches), none by default.
+switches_off() {
+    for name in ${OFF:-}; do
+        printf 'setoption name %s value false\n' "$name"
+    done
+}
+
 # "<ms> <nodes>" of tabula ($1) searching from the nine start to depth $2 with one thread and
-# Hash 16 after a new game, pinned to core 1.
+# Hash 16 after a new game, pinned to core 1, with the switches of OFF off.
 search_nine() {
-    printf 'setoption name Hash value 16\nucinewgame\nposition startpos\ngo depth %s\n' "$2" |
-        pinned 1 "$1" | time_nodes
+    {
+        switches_off
+        printf 'setoption name Hash value 16\nucinewgame\nposition startpos\ngo depth %s\n' "$2"
+    } | pinned 1 "$1" | time_nodes
 }

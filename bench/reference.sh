@@ -4,7 +4,8 @@
 # the medians are compared. The machine's speed drifts too much for figures from different
 # windows to compare (docs/search.md, "Measuring").
 #   REF=/path/to/engine sh bench/reference.sh [path/to/tabula]
-# tabula searches to DEPTH (default 16) with Hash 16. The reference gets the lines of REF_SETUP
+# tabula searches to DEPTH (default 16) with Hash 16, with the search switches named in OFF
+# turned off (bench/lib.sh; none by default). The reference gets the lines of REF_SETUP
 # (default: the Sanmill console engine's fixed-depth search to REF_DEPTH, default 12, by its
 # search REF_ALGORITHM, default 2 for MTD(f), without its move shuffling or time limit) and must
 # print, before the line that names its `bestmove`, a line with the fields `nodes <n>` and

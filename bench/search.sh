@@ -3,8 +3,9 @@
 # nodes per second with one thread, then the same search with two threads. Each is the median
 # of RUNS runs (default 3). Hash HASH MB (default 16, the engine's), cleared by a new game before
 # each run. The last line is what a second core gives on this machine in the same window:
-# `tabula bench` alone, and two at once.
-#   [HASH=MB] [RUNS=n] sh bench/search.sh [path/to/tabula]
+# `tabula bench` alone, and two at once. OFF names search switches to turn off for the searches
+# (bench/lib.sh; the bench runs as it is).
+#   [HASH=MB] [RUNS=n] [OFF="switch ..."] sh bench/search.sh [path/to/tabula]
 set -eu
 bin=${1:-./tabula}
 runs=${RUNS:-3}
@@ -16,6 +17,7 @@ hash=${HASH:-16}
 # Print "<ms> <nodes>" of the last info line at `depth` with `threads`.
 run() {
     {
+        switches_off
         printf 'setoption name Hash value %s\nsetoption name Threads value %s\n' "$hash" "$1"
         printf 'ucinewgame\nposition startpos\ngo depth %s\n' "$2"
     } | "$bin" | time_nodes
