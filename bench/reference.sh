@@ -14,6 +14,7 @@
 set -eu
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
+need_switches
 bin=${1:-./tabula}
 runs=${RUNS:-7}
 depth=${DEPTH:-16}

@@ -13,6 +13,7 @@ set -eu
 cd "$(dirname "$0")/.."
 # shellcheck source=bench/lib.sh
 . bench/lib.sh
+need_switches
 depth=${1:-16}
 runs=${RUNS:-9}
 dir=$(mktemp -d)
