@@ -14,12 +14,12 @@
 set -eu
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
-need_switches
 bin=${1:-./tabula}
 runs=${RUNS:-7}
 depth=${DEPTH:-16}
 ref_depth=${REF_DEPTH:-12}
 need_ref_and_tabula "$bin"
+need_switches "$bin"
 ref_setup=${REF_SETUP:-"uci
 setoption name Shuffling value false
 setoption name MoveTime value 0

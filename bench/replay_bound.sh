@@ -13,7 +13,6 @@ set -eu
 cd "$(dirname "$0")/.."
 # shellcheck source=bench/lib.sh
 . bench/lib.sh
-need_switches
 depth=${1:-16}
 runs=${RUNS:-9}
 dir=$(mktemp -d)
@@ -29,6 +28,7 @@ for build in base: record:-DRECORD eval:-DREPLAY_EVAL table:-DREPLAY_TT \
         >/dev/null
     mv "$dir/src/tabula" "$dir/${build%%:*}"
 done
+need_switches "$dir/base"
 
 search() { search_nine "$dir/$1" "$depth"; }
 want=$(search record)

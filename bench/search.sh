@@ -13,7 +13,7 @@ hash=${HASH:-16}
 
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
-need_switches
+need_switches "$bin"
 
 # Print "<ms> <nodes>" of the last info line at `depth` with `threads`.
 run() {
