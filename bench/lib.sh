@@ -69,11 +69,14 @@ need_switches() {
     [ -z "$err" ] || die "OFF: $err"
 }
 
-# "<ms> <nodes>" of tabula ($1) searching from the nine start to depth $2 with one thread and
-# Hash 16 after a new game, pinned to core 1, with the switches of OFF off.
-search_nine() {
-    {
-        switches_off
-        printf 'setoption name Hash value 16\nucinewgame\nposition startpos\ngo depth %s\n' "$2"
-    } | pinned 1 "$1" | time_nodes
+# The commands of a search from the nine start to depth $1 with $2 threads and Hash $3 MB, after
+# a new game, with the switches of OFF off.
+nine_commands() {
+    switches_off
+    printf 'setoption name Hash value %s\nsetoption name Threads value %s\n' "$3" "$2"
+    printf 'ucinewgame\nposition startpos\ngo depth %s\n' "$1"
 }
+
+# "<ms> <nodes>" of tabula ($1) searching from the nine start to depth $2 with one thread and
+# Hash 16, pinned to core 1 (nine_commands).
+search_nine() { nine_commands "$2" 1 16 | pinned 1 "$1" | time_nodes; }

@@ -16,13 +16,7 @@ hash=${HASH:-16}
 need_switches "$bin"
 
 # Print "<ms> <nodes>" of the last info line at `depth` with `threads`.
-run() {
-    {
-        switches_off
-        printf 'setoption name Hash value %s\nsetoption name Threads value %s\n' "$hash" "$1"
-        printf 'ucinewgame\nposition startpos\ngo depth %s\n' "$2"
-    } | "$bin" | time_nodes
-}
+run() { nine_commands "$2" "$1" "$hash" | "$bin" | time_nodes; }
 
 printf '%-8s %6s %10s %12s %12s\n' threads depth 'median ms' nodes nps
 for threads in 1 2; do
