@@ -50,7 +50,7 @@ TOOL_OBJ := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) bench/play.c bench/st
 BG_TOOL_OBJ := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) bench/pubeval.c bench/bg_match.c \
                bench/bg_train.c)
 
-.PHONY: all check run bench selfmatch features tools tbconvert deps prompt-deps prompt-test fuzz-deps fuzz install clean \
+.PHONY: FORCE all check run bench selfmatch features tools tbconvert deps prompt-deps prompt-test fuzz-deps fuzz install clean \
 	format format-check
 
 all: $(BIN)
@@ -84,41 +84,80 @@ deps:
 	pkg-config --exists libedit 2>/dev/null || missing="$$missing libedit-dev"; \
 	$(call need,$(PACKAGES))
 
+# The release compiler: clang 19 with link-time optimization where it is installed, since on
+# the AMD EPYC it builds a faster engine than GCC (6% from the nine start, 13% in `tabula
+# bench`, the same tree; docs/search.md, "Speed"). `make` installs it as root, like the
+# libraries; as another user, or where it cannot be installed, it says so and builds with
+# $(CC). CLANG=0 builds with $(CC) alone. The suites' build is always $(CC), so `make check`
+# also compares the bench node counts of the two compilers. build/release-cc names the
+# compiler the release objects are built with; when it changes, they are built again.
+CLANG ?= 1
+CLANG_PACKAGES := clang-19 lld-19 llvm-19 libclang-rt-19-dev
+REL_CC = $(shell cat build/release-cc 2>/dev/null || echo $(CC))
+IS_CLANG = $(filter clang-19,$(REL_CC))
+# -pgso=false: code the training does not run is optimised as without a profile, not for size.
+REL_LTO = $(if $(IS_CLANG),-flto -mllvm -pgso=false)
+REL_LINK = $(if $(IS_CLANG),-flto -fuse-ld=lld-19 -Xlinker -mllvm -Xlinker -pgso=false)
+# clang 19 links with link-time optimization and profiles (its own linker and runtime).
+CLANG_WORKS = command -v llvm-profdata-19 >/dev/null 2>&1 && \
+  echo 'int main(void) { return 0; }' | clang-19 -flto -fuse-ld=lld-19 -fprofile-generate \
+    -x c - -o /dev/null >/dev/null 2>&1
+
+build/release-cc: FORCE | deps
+	@mkdir -p build; cc="$(CC)"; \
+	if [ "$(CLANG)" = 1 ] && ! { $(CLANG_WORKS); }; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing clang 19 for the release build: $(CLANG_PACKAGES)"; \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	      apt-get install -y -qq $(CLANG_PACKAGES) >/dev/null; } || true; \
+	  fi; \
+	  $(CLANG_WORKS) || { echo "clang 19 is missing, so the release build uses $(CC), a little" \
+	    "slower (install it with: sudo apt-get install -y $(CLANG_PACKAGES); or make CLANG=0)"; }; \
+	fi; \
+	if [ "$(CLANG)" = 1 ] && { $(CLANG_WORKS); }; then cc=clang-19; fi; \
+	[ "$$(cat $@ 2>/dev/null)" = "$$cc" ] || echo "$$cc" > $@
+
+FORCE:
+
 # The release build is profile-guided unless PGO=0: the same program is first built with
 # counters in build/pgo-gen, run on the search (the bench positions, a search from the nine
 # start, a backgammon search: a few seconds), and its profile guides the optimised build. The
-# search is the same (the same bench node counts), only faster on the AMD EPYC: 3.5% to 5.6% in
-# `tabula bench`, 4% to 11% to depth 16 and 17 from the nine start (docs/search.md, "Speed").
-# Any change to a source file trains the profile again and rebuilds every release object. Code
-# the training does not run is optimised as without a profile (-fprofile-partial-training), not
-# for size.
-# GCC's flags (GCC 10 and later): with another compiler the build is plain.
-PGO ?= $(shell $(CC) -v 2>&1 | grep -q '^gcc version' && \
-         $(CC) -fprofile-partial-training -E -x c /dev/null >/dev/null 2>&1 && echo 1 || echo 0)
+# search is the same (the same bench node counts), only faster on the AMD EPYC: with GCC, 3.5%
+# to 5.6% in `tabula bench`, 4% to 11% to depth 16 and 17 from the nine start (docs/search.md,
+# "Speed"). Any change to a source file trains the profile again and rebuilds every release
+# object. Code the training does not run is optimised as without a profile
+# (-fprofile-partial-training, -pgso=false), not for size.
+# GCC's flags (GCC 10 and later) or clang 19's: with another compiler the build is plain.
+PGO ?= $(shell { $(CC) -v 2>&1 | grep -q '^gcc version' && \
+         $(CC) -fprofile-partial-training -E -x c /dev/null >/dev/null 2>&1; } || \
+         { [ "$(CLANG)" = 1 ] && command -v clang-19 >/dev/null; } && echo 1 || echo 0)
 PGO_DIR := build/pgo
 ifeq ($(PGO),1)
 PGO_GEN_OBJ := $(patsubst build/release/%,build/pgo-gen/%,$(REL_OBJ))
-# Both builds name their profile data after the source file (-dumpbase), not the object: GCC
-# keys the counts of static functions by that name, and the objects lie in different places.
-PGO_FLAGS = -fprofile-use=$(CURDIR)/$(PGO_DIR) -fprofile-partial-training -fprofile-correction \
-            -Wno-missing-profile -dumpbase $<
+# With GCC, both builds name their profile data after the source file (-dumpbase), not the
+# object: GCC keys the counts of static functions by that name, and the objects lie in
+# different places. clang's counts are merged into one file.
+PGO_FLAGS = $(if $(IS_CLANG),-fprofile-use=$(CURDIR)/$(PGO_DIR)/tabula.profdata \
+              -Wno-profile-instr-unprofiled,-fprofile-use=$(CURDIR)/$(PGO_DIR) \
+              -fprofile-partial-training -fprofile-correction -Wno-missing-profile -dumpbase $<)
 PGO_PROFILE := $(PGO_DIR)/profile.stamp
 endif
 
 $(BIN): $(REL_OBJ)
-	$(CC) $(BASE) $(RELEASE_FLAGS) -o $@ $^ $(EDIT_LIBS) -lm
+	$(REL_CC) $(BASE) $(RELEASE_FLAGS) $(REL_LINK) -o $@ $^ $(EDIT_LIBS) -lm
 
-build/release/%.o: %.c $(PGO_PROFILE) | deps
+build/release/%.o: %.c $(PGO_PROFILE) build/release-cc | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(RELEASE_FLAGS) $(PGO_FLAGS) $(EDIT_CFLAGS) -c -o $@ $<
+	$(REL_CC) $(BASE) $(RELEASE_FLAGS) $(REL_LTO) $(PGO_FLAGS) $(EDIT_CFLAGS) -c -o $@ $<
 
-build/pgo-gen/%.o: %.c | deps
+build/pgo-gen/%.o: %.c build/release-cc | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(RELEASE_FLAGS) -fprofile-generate=$(CURDIR)/$(PGO_DIR) -fprofile-update=atomic \
-	  -dumpbase $< $(EDIT_CFLAGS) -c -o $@ $<
+	$(REL_CC) $(BASE) $(RELEASE_FLAGS) -fprofile-generate=$(CURDIR)/$(PGO_DIR) -fprofile-update=atomic \
+	  $(if $(IS_CLANG),,-dumpbase $<) $(EDIT_CFLAGS) -c -o $@ $<
 
 build/pgo-gen/$(BIN): $(PGO_GEN_OBJ)
-	$(CC) $(BASE) $(RELEASE_FLAGS) -fprofile-generate -o $@ $^ $(EDIT_LIBS) -lm
+	$(REL_CC) $(BASE) $(RELEASE_FLAGS) -fprofile-generate=$(CURDIR)/$(PGO_DIR) -o $@ $^ \
+	  $(EDIT_LIBS) -lm
 
 $(PGO_DIR)/profile.stamp: build/pgo-gen/$(BIN)
 	rm -rf $(PGO_DIR)
@@ -127,7 +166,10 @@ $(PGO_DIR)/profile.stamp: build/pgo-gen/$(BIN)
 	printf 'position startpos\ngo depth 13\n' | ./build/pgo-gen/$(BIN) >/dev/null
 	printf 'setoption name UCI_Variant value backgammon\nposition startpos moves 31\ngo depth 2\n' | \
 	  ./build/pgo-gen/$(BIN) >/dev/null
-	@ls $(PGO_DIR)/*mill#search.c.gcda >/dev/null 2>&1 || { echo "no profile in $(PGO_DIR)" >&2; exit 1; }
+	$(if $(IS_CLANG),llvm-profdata-19 merge -o $(PGO_DIR)/tabula.profdata $(PGO_DIR)/*.profraw)
+	@$(if $(IS_CLANG),llvm-profdata-19 show $(PGO_DIR)/tabula.profdata | grep -q 'Total functions: [1-9]',\
+	  ls $(PGO_DIR)/*mill#search.c.gcda >/dev/null 2>&1) || \
+	  { echo "no profile in $(PGO_DIR)" >&2; exit 1; }
 	@touch $@
 
 $(TESTDIR)/%.o: %.c | deps
@@ -229,19 +271,19 @@ features: $(BIN)
 tools: build/selfplay build/tune build/tbpick build/train-bg build/bg-pubeval
 
 build/train-bg: $(BG_TOOL_OBJ) build/release/bench/train_bg.o
-	$(CC) $(BASE) $(RELEASE_FLAGS) -o $@ $^ -lm
+	$(REL_CC) $(BASE) $(RELEASE_FLAGS) $(REL_LINK) -o $@ $^ -lm
 
 build/bg-pubeval: $(BG_TOOL_OBJ) build/release/bench/bg_pubeval.o
-	$(CC) $(BASE) $(RELEASE_FLAGS) -o $@ $^ -lm
+	$(REL_CC) $(BASE) $(RELEASE_FLAGS) $(REL_LINK) -o $@ $^ -lm
 
 build/selfplay: $(TOOL_OBJ) build/release/bench/selfplay.o
-	$(CC) $(BASE) $(RELEASE_FLAGS) -o $@ $^ -lm
+	$(REL_CC) $(BASE) $(RELEASE_FLAGS) $(REL_LINK) -o $@ $^ -lm
 
 build/tune: $(TOOL_OBJ) build/release/bench/tune.o
-	$(CC) $(BASE) $(RELEASE_FLAGS) -o $@ $^ -lm
+	$(REL_CC) $(BASE) $(RELEASE_FLAGS) $(REL_LINK) -o $@ $^ -lm
 
 build/tbpick: $(TOOL_OBJ) build/release/bench/tbpick.o
-	$(CC) $(BASE) $(RELEASE_FLAGS) -o $@ $^ -lm
+	$(REL_CC) $(BASE) $(RELEASE_FLAGS) $(REL_LINK) -o $@ $^ -lm
 
 # Endgame databases against the plain engine (bench/tbconvert.sh; TB=the database file).
 tbconvert: $(BIN) build/tbpick
