@@ -167,8 +167,8 @@ $(PGO_DIR)/profile.stamp: build/pgo-gen/$(BIN)
 	printf 'setoption name UCI_Variant value backgammon\nposition startpos moves 31\ngo depth 2\n' | \
 	  ./build/pgo-gen/$(BIN) >/dev/null
 	$(if $(IS_CLANG),llvm-profdata-19 merge -o $(PGO_DIR)/tabula.profdata $(PGO_DIR)/*.profraw)
-	@$(if $(IS_CLANG),llvm-profdata-19 show $(PGO_DIR)/tabula.profdata | grep -q 'Total functions: [1-9]',\
-	  ls $(PGO_DIR)/*mill#search.c.gcda >/dev/null 2>&1) || \
+	@$(if $(IS_CLANG),llvm-profdata-19 show --all-functions $(PGO_DIR)/tabula.profdata | \
+	  grep -q '^  engine/mill/search.c;search:$$',ls $(PGO_DIR)/*mill#search.c.gcda >/dev/null 2>&1) || \
 	  { echo "no profile in $(PGO_DIR)" >&2; exit 1; }
 	@touch $@
 
