@@ -105,16 +105,19 @@ CLANG_WORKS = command -v llvm-profdata-19 >/dev/null 2>&1 && \
 
 build/release-cc: FORCE | deps
 	@mkdir -p build; cc="$(CC)"; \
-	if [ "$(CLANG)" = 1 ] && ! { $(CLANG_WORKS); }; then \
-	  if [ "$$(id -u)" = 0 ]; then \
+	if [ "$(CLANG)" = 1 ]; then \
+	  ok=0; { $(CLANG_WORKS); } && ok=1; \
+	  if [ $$ok = 0 ] && [ "$$(id -u)" = 0 ]; then \
 	    echo "Installing clang 19 for the release build: $(CLANG_PACKAGES)"; \
 	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 	      apt-get install -y -qq $(CLANG_PACKAGES) >/dev/null; } || true; \
+	    { $(CLANG_WORKS); } && ok=1; \
 	  fi; \
-	  $(CLANG_WORKS) || { echo "clang 19 is missing, so the release build uses $(CC), a little" \
-	    "slower (install it with: sudo apt-get install -y $(CLANG_PACKAGES); or make CLANG=0)"; }; \
+	  if [ $$ok = 1 ]; then cc=clang-19; else \
+	    echo "clang 19 is missing, so the release build uses $(CC), a little slower (install" \
+	      "it with: sudo apt-get install -y $(CLANG_PACKAGES); or make CLANG=0)"; \
+	  fi; \
 	fi; \
-	if [ "$(CLANG)" = 1 ] && { $(CLANG_WORKS); }; then cc=clang-19; fi; \
 	[ "$$(cat $@ 2>/dev/null)" = "$$cc" ] || echo "$$cc" > $@
 
 FORCE:
