@@ -50,7 +50,7 @@ TOOL_OBJ := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) bench/play.c bench/st
 BG_TOOL_OBJ := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) bench/pubeval.c bench/bg_match.c \
                bench/bg_train.c)
 
-.PHONY: FORCE all check run bench selfmatch features tools tbconvert deps prompt-deps prompt-test fuzz-deps fuzz install clean \
+.PHONY: FORCE all check check-vectors run bench selfmatch features tools tbconvert deps prompt-deps prompt-test fuzz-deps fuzz install clean \
 	format format-check
 
 all: $(BIN)
@@ -188,17 +188,36 @@ $(TESTDIR)/$(BIN): $(DEBUG_BIN_OBJ)
 # The suites, the prompt in a terminal (tmux, half a second), the perft vectors through the
 # release build (its vector code, compiled for this processor, is not in the suites' build),
 # then the bench signature: the release and the test build must count the same nodes position
-# by position (only the nps may differ).
+# by position (only the nps may differ). On a processor with AVX-512 the release build does not
+# reach the AVX2 code that processors without it run, so an AVX2 build (build/avx2) is checked
+# the same way there.
 check: $(TESTDIR)/check_tabula $(TESTDIR)/$(BIN) $(BIN) | prompt-deps
 	cd tests && TABULA_BIN=../$(TESTDIR)/$(BIN) ../$(TESTDIR)/check_tabula
 	sh tests/prompt_test.sh ./$(TESTDIR)/$(BIN)
-	sh tests/perft_release.sh ./$(BIN)
-	./$(BIN) bench $(CHECK_BENCH_DEPTH) > $(TESTDIR)/bench.release
+	@$(MAKE) --no-print-directory check-vectors VEC_BIN=./$(BIN)
+	@if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then \
+	  $(MAKE) --no-print-directory build/avx2/$(BIN) && \
+	  $(MAKE) --no-print-directory check-vectors VEC_BIN=./build/avx2/$(BIN); fi
+
+# The perft vectors and the bench signature through VEC_BIN, against the test build.
+check-vectors: $(TESTDIR)/$(BIN)
+	sh tests/perft_release.sh $(VEC_BIN)
+	$(VEC_BIN) bench $(CHECK_BENCH_DEPTH) > $(TESTDIR)/bench.release
 	./$(TESTDIR)/$(BIN) bench $(CHECK_BENCH_DEPTH) > $(TESTDIR)/bench.test
 	@sed -i 's/ [0-9]* nps$$//' $(TESTDIR)/bench.release $(TESTDIR)/bench.test
 	diff $(TESTDIR)/bench.release $(TESTDIR)/bench.test
 	@tail -n 1 $(TESTDIR)/bench.test | grep -qx '[1-9][0-9]* nodes'
-	@echo "bench $(CHECK_BENCH_DEPTH): $$(tail -n 1 $(TESTDIR)/bench.test) in both builds"
+	@echo "bench $(CHECK_BENCH_DEPTH): $$(tail -n 1 $(TESTDIR)/bench.test) in $(VEC_BIN) and the test build"
+
+AVX2_OBJ := $(patsubst %.c,build/avx2/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(BENCH_SRC) protocol/main.c)
+AVX2_FLAGS := -O2 -march=x86-64-v3 -DNDEBUG
+
+build/avx2/%.o: %.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) $(AVX2_FLAGS) $(EDIT_CFLAGS) -c -o $@ $<
+
+build/avx2/$(BIN): $(AVX2_OBJ)
+	$(CC) $(BASE) $(AVX2_FLAGS) -o $@ $^ $(EDIT_LIBS) -lm
 
 run: $(BIN)
 	./$(BIN)

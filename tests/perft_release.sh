@@ -2,7 +2,8 @@
 # The given perft vectors (tests/data/mill_perft_given.txt, depths 1-3) through the release
 # build's `perft` command. The unit suites run on the test build, which is compiled for any
 # x86-64; the release build is compiled for this processor (-march=native) and, with
-# AVX-512, lists moves with vector code the suites do not reach. This runs that code.
+# AVX-512 or AVX2, lists moves with vector code the suites do not reach. This runs that code
+# (`make check` runs it on the release build, and on an AVX2 build where there is AVX-512).
 #
 # usage: sh tests/perft_release.sh [path/to/tabula]    (default ./tabula)
 # Prints one line per failing vector and a summary; exits 1 when one failed.

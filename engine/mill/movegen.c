@@ -3,7 +3,7 @@
 #include "engine/core/compiler.h"
 
 #include <assert.h>
-#ifdef __AVX512F__
+#if defined(__AVX512F__) || defined(__AVX2__)
 #include <immintrin.h>
 #endif
 
@@ -83,6 +83,26 @@ static uint64_t count_removals(const Position *p, int k, Bits opp) {
     return total;
 }
 
+#if defined(__AVX2__) && !defined(__AVX512F__)
+// PACK_ORDER[m], for an 8-bit set m: byte k is the lane of m's k-th member, in lane order (the
+// bytes past its size are 0). list_points packs a list's words by it with vpermd where there is
+// no VPCOMPRESSD. The compiler builds the table.
+#define PACK_AT(m, j)                                                                              \
+    ((uint64_t)((m) >> (j)&1) * (j) << 8 * __builtin_popcount((m) & ((1u << (j)) - 1)))
+#define PACK(m)                                                                                    \
+    (PACK_AT(m, 1) | PACK_AT(m, 2) | PACK_AT(m, 3) | PACK_AT(m, 4) | PACK_AT(m, 5) |               \
+     PACK_AT(m, 6) | PACK_AT(m, 7))
+#define PACK4(m) PACK(m), PACK((m) + 1), PACK((m) + 2), PACK((m) + 3)
+#define PACK16(m) PACK4(m), PACK4((m) + 4), PACK4((m) + 8), PACK4((m) + 12)
+#define PACK64(m) PACK16(m), PACK16((m) + 16), PACK16((m) + 32), PACK16((m) + 48)
+static const uint64_t PACK_ORDER[256] = {PACK64(0u), PACK64(64u), PACK64(128u), PACK64(192u)};
+#undef PACK64
+#undef PACK16
+#undef PACK4
+#undef PACK
+#undef PACK_AT
+#endif
+
 typedef struct ListCtx {
     const Position *p;
     Bits closers, opp, removable;
@@ -109,6 +129,23 @@ static ALWAYS_INLINE void list_points(ListCtx *c, Move base, int shift, int add,
             _mm512_storeu_si512(c->moves + c->n,
                                 _mm512_maskz_compress_epi32((__mmask16)(set >> 16), hi));
             c->n += bits_count(set >> 16);
+        }
+        return;
+    }
+#elif defined(__AVX2__)
+    // Eight points at a time: the words of points 8k to 8k + 7 packed down to those in the set
+    // (PACK_ORDER gives their lanes, in order, as vpermd indices) and stored whole.
+    if (c->n + 8 * POINT_BYTES <= MAX_MOVES) {
+        __m256i words =
+            _mm256_add_epi32(_mm256_slli_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), shift),
+                             _mm256_set1_epi32((int)(base + ((Move)add << shift))));
+        for (int k = 0; k < POINT_BYTES; k++) {
+            unsigned in = set >> 8 * k & 255;
+            __m256i order = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)&PACK_ORDER[in]));
+            _mm256_storeu_si256((__m256i *)(c->moves + c->n),
+                                _mm256_permutevar8x32_epi32(words, order));
+            c->n += bits_count(in);
+            words = _mm256_add_epi32(words, _mm256_set1_epi32(8 << shift));
         }
         return;
     }

@@ -25,7 +25,7 @@
 #include "engine/mill/solve.h"
 
 #include <math.h>
-#ifdef __AVX512F__
+#if defined(__AVX512F__) || defined(__AVX2__)
 #include <immintrin.h>
 #endif
 #include <pthread.h>
@@ -247,9 +247,18 @@ static inline int removal_score(const Board *b, Move m, Bits threats, Bits empty
     return s;
 }
 
+#if defined(__AVX2__) && !defined(__AVX512F__)
+// The largest of eight keys.
+static inline OrderKey reduce_max8(__m256i v) {
+    __m128i h = _mm_max_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    h = _mm_max_epi32(h, _mm_shuffle_epi32(h, 0x4e));
+    return _mm_cvtsi128_si32(_mm_max_epi32(h, _mm_shuffle_epi32(h, 0xb1)));
+}
+#endif
+
 // Score moves [from, n) for ordering, higher first, and return the largest key (the move
-// take_best would take first). With AVX-512, sixteen moves at a time: the same scores as the
-// scalar loop, which other processors run.
+// take_best would take first). With AVX-512, sixteen moves at a time, with AVX2 eight: the same
+// scores as the scalar loop, which other processors run.
 static OrderKey score_moves(const Worker *w, const Move *moves, OrderKey *keys, int from, int n,
                             int ply) {
     const Position *p = w->pos;
@@ -322,6 +331,77 @@ static OrderKey score_moves(const Worker *w, const Move *moves, OrderKey *keys, 
     // of both maxima is the largest key.
     OrderKey top_lanes = _mm512_reduce_max_epi32(top_v);
     top = top_lanes > top ? top_lanes : top;
+#elif defined(__AVX2__)
+    // Eight moves at a time, as above; the removed man's empty neighbours counted by nibbles.
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi32(1);
+    const __m256i field = _mm256_set1_epi32(31), hist_mask = _mm256_set1_epi32(1023);
+    const __m256i killer0_v = _mm256_set1_epi32((int)killer0);
+    const __m256i killer1_v = _mm256_set1_epi32((int)killer1);
+    const __m256i closers_v = _mm256_set1_epi32((int)opp_closers);
+    const __m256i empty_v = _mm256_set1_epi32((int)empty);
+    const __m256i nibble_count = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0,
+                                                  1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+    __m256i top_v = _mm256_set1_epi32(KEY_TAKEN);
+    for (int i = from; i < n; i += 8) {
+        __m256i in = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - i), lane);
+        __m256i m = _mm256_maskload_epi32((const int *)moves + i, in);
+        __m256i to = _mm256_and_si256(m, field);
+        __m256i r0 = _mm256_and_si256(_mm256_srli_epi32(m, 10), field);
+        __m256i removing = _mm256_andnot_si256(_mm256_cmpeq_epi32(r0, zero), in);
+        __m256i quiet = _mm256_andnot_si256(removing, in);
+        // Quiet moves: an opponent mill blocked, then the killers, then history.
+        __m256i s = _mm256_mask_i32gather_epi32(zero, w->history[us],
+                                                _mm256_and_si256(m, hist_mask), quiet, 4);
+        s = _mm256_blendv_epi8(s, _mm256_set1_epi32(SCORE_KILLER1),
+                               _mm256_cmpeq_epi32(m, killer1_v));
+        s = _mm256_blendv_epi8(s, _mm256_set1_epi32(SCORE_KILLER0),
+                               _mm256_cmpeq_epi32(m, killer0_v));
+        __m256i blocking =
+            _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_srlv_epi32(closers_v, to), one), one);
+        s = _mm256_blendv_epi8(s, _mm256_set1_epi32(SCORE_BLOCKING),
+                               _mm256_and_si256(blocking, quiet));
+        int removing_bits = _mm256_movemask_ps(_mm256_castsi256_ps(removing));
+        if (removing_bits) {
+            if (!have_threats) {
+                threats = threat_men(b, opp, empty);
+                have_threats = true;
+            }
+            // One removal: its point is r0 - 1.
+            __m256i r = _mm256_sub_epi32(r0, one);
+            __m256i adj = _mm256_and_si256(
+                _mm256_mask_i32gather_epi32(zero, (const int *)b->adj, r, removing, 4), empty_v);
+            __m256i bytes = _mm256_add_epi8(
+                _mm256_shuffle_epi8(nibble_count, _mm256_and_si256(adj, _mm256_set1_epi8(15))),
+                _mm256_shuffle_epi8(nibble_count, _mm256_and_si256(_mm256_srli_epi32(adj, 4),
+                                                                   _mm256_set1_epi8(15))));
+            __m256i count = _mm256_madd_epi16(_mm256_maddubs_epi16(bytes, _mm256_set1_epi8(1)),
+                                              _mm256_set1_epi16(1));
+            __m256i t =
+                _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32((int)threats), r), one);
+            __m256i rs = _mm256_add_epi32(
+                _mm256_set1_epi32(SCORE_REMOVALS + REMOVAL_EACH),
+                _mm256_add_epi32(
+                    _mm256_and_si256(_mm256_sub_epi32(zero, t), _mm256_set1_epi32(1000)), count));
+            s = _mm256_blendv_epi8(s, rs, removing);
+        }
+        // The keys (order_key): score << KEY_POS_BITS | KEY_POS_MAX - place.
+        __m256i place = _mm256_sub_epi32(_mm256_set1_epi32(KEY_POS_MAX - i), lane);
+        __m256i key = _mm256_add_epi32(_mm256_slli_epi32(s, KEY_POS_BITS), place);
+        _mm256_maskstore_epi32(keys + i, in, key);
+        top_v = _mm256_max_epi32(top_v, _mm256_blendv_epi8(_mm256_set1_epi32(KEY_TAKEN), key, in));
+        // More than one removal (a rare case): scored again by the scalar formula.
+        int multi = removing_bits & _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(
+                                        _mm256_and_si256(_mm256_srli_epi32(m, 15), field), zero)));
+        while (multi) {
+            int k = __builtin_ctz((unsigned)multi);
+            multi &= multi - 1;
+            keys[i + k] = order_key(removal_score(b, moves[i + k], threats, empty), i + k);
+            top = keys[i + k] > top ? keys[i + k] : top;
+        }
+    }
+    OrderKey top_lanes = reduce_max8(top_v);
+    top = top_lanes > top ? top_lanes : top;
 #else
     for (int i = from; i < n; i++) {
         Move m = moves[i];
@@ -346,9 +426,9 @@ static OrderKey score_moves(const Worker *w, const Move *moves, OrderKey *keys, 
     return top;
 }
 
-// The moves not yet taken. With AVX-512 and at most 64 moves, a bit per list place in *live,
-// and the keys are only read; otherwise a taken move's key is overwritten with KEY_TAKEN.
-#ifdef __AVX512F__
+// The moves not yet taken. With AVX-512 or AVX2 and at most 64 moves, a bit per list place in
+// *live, and the keys are only read; otherwise a taken move's key is overwritten with KEY_TAKEN.
+#if defined(__AVX512F__) || defined(__AVX2__)
 #define LIVE_MAX 64
 #else
 #define LIVE_MAX 0
@@ -376,6 +456,23 @@ static inline OrderKey take_best(OrderKey *keys, int n, uint64_t *live) {
             b = _mm512_mask_max_epi32(b, m, b, _mm512_maskz_loadu_epi32(m, keys + k));
         }
         best = _mm512_reduce_max_epi32(b);
+        *live &= ~(1ull << key_pos(best));
+        return best;
+    }
+#elif defined(__AVX2__)
+    if (n <= LIVE_MAX) {
+        // Eight keys per step: a lane is read only when its move is live (a masked load reads
+        // the others as 0, which the OR turns into KEY_TAKEN).
+        const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+        const __m256i taken = _mm256_set1_epi32(KEY_TAKEN);
+        __m256i b = taken;
+        for (int k = 0; k < n; k += 8) {
+            __m256i on = _mm256_cmpeq_epi32(
+                _mm256_and_si256(_mm256_set1_epi32((int)(*live >> k)), bit), bit);
+            __m256i v = _mm256_maskload_epi32(keys + k, on);
+            b = _mm256_max_epi32(b, _mm256_or_si256(v, _mm256_andnot_si256(on, taken)));
+        }
+        best = reduce_max8(b);
         *live &= ~(1ull << key_pos(best));
         return best;
     }
