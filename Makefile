@@ -195,9 +195,18 @@ check: $(TESTDIR)/check_tabula $(TESTDIR)/$(BIN) $(BIN) | prompt-deps
 	cd tests && TABULA_BIN=../$(TESTDIR)/$(BIN) ../$(TESTDIR)/check_tabula
 	sh tests/prompt_test.sh ./$(TESTDIR)/$(BIN)
 	@$(MAKE) --no-print-directory check-vectors VEC_BIN=./$(BIN)
+	@if [ "$$(uname -m)" = x86_64 ]; then \
+	  for isa in $(CHECK_ISAS); do \
+	    $(CC) $(BASE) -Werror -march=$$isa -fsyntax-only $(VECTOR_SRC) || exit 1; done; \
+	  echo "vector code: compiles for $(CHECK_ISAS)"; fi
 	@if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then \
 	  $(MAKE) --no-print-directory build/avx2/$(BIN) && \
 	  $(MAKE) --no-print-directory check-vectors VEC_BIN=./build/avx2/$(BIN); fi
+
+# The files with code for each instruction set, compiled (not run) for each level, so that a
+# combination this processor lacks (AVX-512 without VPOPCNTDQ, say) still compiles.
+VECTOR_SRC := engine/mill/search.c engine/mill/movegen.c engine/mill/board.c
+CHECK_ISAS := x86-64 x86-64-v3 x86-64-v4 icelake-server
 
 # The perft vectors and the bench signature through VEC_BIN, against the test build.
 check-vectors: $(TESTDIR)/$(BIN)

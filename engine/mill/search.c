@@ -247,7 +247,7 @@ static inline int removal_score(const Board *b, Move m, Bits threats, Bits empty
     return s;
 }
 
-#if defined(__AVX2__) && !defined(__AVX512F__)
+#ifdef __AVX2__
 // The largest of eight keys.
 static inline OrderKey reduce_max8(__m256i v) {
     __m128i h = _mm_max_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
