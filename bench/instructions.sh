@@ -1,6 +1,6 @@
 #!/bin/sh
 # Instructions per node of `tabula bench`, counted by valgrind's callgrind inside the search
-# only (mill_search: no table clearing, no start-up), with its split by function. Valgrind
+# only (mill_game_search: no table clearing, no start-up), with its split by function. Valgrind
 # does not run AVX-512 code, so this counts a copy of the tree built for x86-64-v3, where the
 # board's bit gathers are byte tables; the search and its node count are the same. It is the
 # plain build (PGO=0), so that counts compare across commits and machines. The count
@@ -15,9 +15,9 @@ command -v valgrind >/dev/null || { echo "bench/instructions.sh: needs valgrind 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 tar --exclude=./build --exclude=./tabula -cf - . | tar -xf - -C "$dir"
-make -s -C "$dir" PGO=0 RELEASE_FLAGS="-O3 -march=x86-64-v3 -DNDEBUG -g" tabula >/dev/null
+make -s -C "$dir" PGO=0 RELEASE_FLAGS="-O3 -march=x86-64-v3 -DNDEBUG -gdwarf-4" tabula >/dev/null
 nodes=$("$dir/tabula" bench $depth | tail -n 1 | awk '{print $1}')
-valgrind -q --tool=callgrind --toggle-collect=mill_search --callgrind-out-file="$dir/cg.out" \
+valgrind -q --tool=callgrind --toggle-collect=mill_game_search --callgrind-out-file="$dir/cg.out" \
     "$dir/tabula" bench $depth >/dev/null
 [ -n "${OUT:-}" ] && cp "$dir/cg.out" "$OUT"
 callgrind_annotate --inclusive=no --show-percs=no --auto=no "$dir/cg.out" 2>/dev/null |
