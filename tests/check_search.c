@@ -2,7 +2,9 @@
 #include "tests/suites.h"
 
 #include "engine/core/clock.h"
+#include "engine/mill/eval.h"
 #include "engine/mill/game.h"
+#include "engine/mill/variant.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -206,6 +208,76 @@ START_TEST(test_only_opponent_clock) {
 }
 END_TEST
 
+// The evaluation's features from their definitions, point by point and line by line, for one
+// side of a position.
+static void features_by_definition(const Position *p, int side, int f[F_COUNT]) {
+    const Board *b = p->rules->board;
+    Bits own = p->men[side], empty = b->all & ~(p->men[0] | p->men[1]), closers = 0, mills = 0;
+    memset(f, 0, F_COUNT * sizeof f[0]);
+    f[F_MEN] = bits_count(own) + p->hand[side];
+    for (int l = 0; l < b->nlines; l++) {
+        Bits line = b->lines[l];
+        if (bits_count(line & own) == 2 && bits_count(line & empty) == 1)
+            closers |= line & empty;
+        if ((line & own) == line)
+            mills |= line;
+        f[F_TWO_EMPTY] += bits_count(line & own) == 1 && bits_count(line & empty) == 2;
+    }
+    Bits near_closers = 0;
+    for (int q = 0; q < b->npoints; q++)
+        if (closers & BIT(q))
+            near_closers |= b->adj[q];
+    for (int q = 0; q < b->npoints; q++)
+        if (own & BIT(q)) {
+            f[F_MOBILITY] += bits_count(b->adj[q] & empty);
+            f[F_BLOCKED] += !(b->adj[q] & empty);
+            f[F_DOUBLE_MILLS] += (mills & near_closers & BIT(q)) != 0;
+        }
+    f[F_OPEN_MILLS] = bits_count(closers);
+    f[F_FLYING] = pos_flies(p, side);
+    f[F_TEMPO] = side == p->side;
+}
+
+// eval_features and eval_position against the definitions on random positions of every
+// variant (the 24-point boards take their own path, by rings, where no bit gather serves).
+START_TEST(test_eval_features) {
+    MillRules r;
+    rules_init(&r, &VARIANTS[_i]);
+    const Board *b = r.board;
+    uint64_t seed = 0x2545f4914f6cdd1dull + (uint64_t)_i;
+    for (int it = 0; it < 5000; it++) {
+        Position p = {.rules = &r};
+        for (int q = 0; q < b->npoints; q++) {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            int v = (int)(seed % 3);
+            if (v)
+                p.men[v - 1] |= BIT(q);
+        }
+        if (it % 3 == 0) { // fewer men, as in an endgame
+            p.men[0] &= (Bits)(seed >> 32);
+            p.men[1] &= (Bits)(seed >> 40);
+        }
+        p.side = (int)(seed >> 20 & 1);
+        p.hand[WHITE] = it % 2 ? 0 : (int)(seed >> 21 & 3);
+        p.hand[BLACK] = it % 2 ? 0 : (int)(seed >> 23 & 3);
+        int got[F_COUNT], own[F_COUNT], opp[F_COUNT], score = 0;
+        int phase = eval_features(&p, got);
+        features_by_definition(&p, p.side, own);
+        features_by_definition(&p, !p.side, opp);
+        for (int k = 0; k < F_COUNT; k++) {
+            ck_assert_msg(got[k] == own[k] - opp[k], "%s: %s is %d, not %d (men %#x %#x)",
+                          VARIANTS[_i].id, EVAL_FEATURE_NAMES[k], got[k], own[k] - opp[k], p.men[0],
+                          p.men[1]);
+            score += eval_weights[b->kind][phase][k] * got[k];
+        }
+        ck_assert_int_eq(phase, p.hand[0] || p.hand[1] ? PHASE_PLACING : PHASE_MOVING);
+        ck_assert_int_eq(eval_position(&p), score);
+    }
+}
+END_TEST
+
 Suite *search_suite(void) {
     Suite *s = suite_create("search");
     TCase *tc = tcase_create("known results");
@@ -221,6 +293,9 @@ Suite *search_suite(void) {
     tcase_add_test(tc, test_stop_infinite);
     tcase_add_test(tc, test_movetime);
     tcase_add_test(tc, test_only_opponent_clock);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("evaluation");
+    tcase_add_loop_test(tc, test_eval_features, 0, VARIANT_COUNT);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -139,6 +139,19 @@ static void build_tables(Board *b) {
             b->neighbour_src[d / 2][32 * (d % 2) + q] = (uint8_t)neighbour[q][d];
 }
 
+// The 24-point board's rings, each clockwise from its top left corner (board.h).
+static void build_rings(Board *b) {
+    static const char *const ring = "a7d7g7g4g1d1a1a4b6d6f6f4f2d2b2b4c5d5e5e4e3d3c3c4";
+    b->rings = true;
+    for (int i = 0; i < 24; i++) {
+        int p = board_point(b, ring + 2 * i), r = i / 8;
+        uint64_t bits = 0x101ull << (16 * r + i % 8);
+        for (int v = 0; v < 256; v++)
+            if (v >> p % 8 & 1)
+                b->ring_bits[p / 8][v] |= bits;
+    }
+}
+
 static void build(Board *b, BoardKind kind, bool diagonals) {
     const BoardSpec *spec = &SPECS[kind];
     bool cell[MAX_RANKS][MAX_RANKS] = {{false}};
@@ -163,6 +176,8 @@ static void build(Board *b, BoardKind kind, bool diagonals) {
     if (diagonals)
         add_polylines(b, spec->diagonals);
     build_tables(b);
+    if (kind == BOARD_24)
+        build_rings(b);
 }
 
 static void build_all(void) {

@@ -71,6 +71,9 @@ typedef struct Board {
     _Alignas(64) uint8_t slot_src[64];
     _Alignas(64) uint8_t point_src[MAX_LINES_AT / 2][64];
     _Alignas(64) uint8_t neighbour_src[MAX_DEGREE / 2][64];
+    // The 24-point board as three rings of eight points (board_rings), else false.
+    bool rings;
+    uint64_t ring_bits[POINT_BYTES][256];
 } Board;
 
 #define BOARD_ZERO_BIT 63 // a bit that is 0 in every point and slot set
@@ -136,6 +139,25 @@ static inline Slots slots_full(Slots s) {
 static inline Slots slots_third(const Board *b, Slots s) {
     Slots n = slots_next(s);
     return b->line_slots & ~s & n & slots_next(n);
+}
+
+// The 24-point board as rings, for the evaluation where no bit gather serves: ring r (outer 0,
+// middle 1, inner 2) in bits 16r to 16r + 7, its points clockwise from the top left corner, so
+// that the corners are the even bits and the midpoints the odd ones; bits 16r + 8 to 16r + 15
+// repeat the ring, so that one shift rotates it, and a shift by 16 steps to the next ring.
+#define RING_LANES 0x000000ff00ff00ffull // the rings, not repeated
+#define RING_EVEN 0x0000005500550055ull  // the corners
+#define RING_ODD 0x000000aa00aa00aaull   // the midpoints
+
+// The repeated rings of `men`.
+static inline uint64_t board_rings(const Board *b, Bits men) {
+    return b->ring_bits[0][men & 255] | b->ring_bits[1][men >> 8 & 255] |
+           b->ring_bits[2][men >> 16 & 255];
+}
+
+// The points joined to the next ring: the midpoints, and with diagonals the corners too.
+static inline uint64_t board_ring_across(const Board *b) {
+    return b->diagonals ? RING_LANES : RING_ODD;
 }
 
 // The points with at least one neighbour in `men`.

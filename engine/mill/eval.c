@@ -22,13 +22,74 @@ int eval_weights[BOARD_KINDS][PHASE_COUNT][F_COUNT] = {
 };
 // clang-format on
 
+#ifndef BOARD_BITSHUFFLE
+// Both sides at once, in the rings of board.h: lane 0 of a pair is the side to move's, lane 1
+// the opponent's.
+typedef uint64_t RingPair __attribute__((vector_size(16)));
+
+// Bit i of each ring is bit i + k (mod 8) of the repeated rings d.
+static inline RingPair ring_rot(RingPair d, int k) { return d >> k & RING_LANES; }
+
+// The points next to a point of the rings x (not repeated).
+static inline RingPair ring_neighbours(RingPair x, uint64_t across) {
+    RingPair d = x | x << 8;
+    return ring_rot(d, 1) | ring_rot(d, 7) | ((x << 16 | x >> 16) & across);
+}
+
+// The points whose line's other two points are in the repeated rings d: on a ring's side, a
+// corner with the two points after it or before it, or a midpoint between two; across the
+// rings, a point with its partners in the other two rings.
+static inline RingPair ring_third(RingPair d, uint64_t across) {
+    RingPair r1 = ring_rot(d, 1), r2 = ring_rot(d, 2), l1 = ring_rot(d, 7), l2 = ring_rot(d, 6);
+    RingPair x = d & across;
+    RingPair cross = (x >> 16 & x >> 32) | (x << 16 & x >> 16) | (x << 16 & x << 32);
+    return (RING_EVEN & ((r1 & r2) | (l1 & l2))) | (RING_ODD & l1 & r1) | (across & cross);
+}
+
+static inline int pair_diff(RingPair v) { return bits_count64(v[0]) - bits_count64(v[1]); }
+
+// The features of features() below on the 24-point board, the same values by rings.
+static ALWAYS_INLINE void ring_features(const Board *b, Bits own, Bits opp, uint64_t across,
+                                        int f[F_COUNT]) {
+    uint64_t a = board_rings(b, own), o = board_rings(b, opp);
+    uint64_t empty = ~(a | o) & (RING_LANES | RING_LANES << 8);
+    RingPair d = {a, o}, e = {empty, empty};
+    RingPair m = d & RING_LANES, es = e & RING_LANES, ma = m & across;
+    RingPair third = ring_third(d, across), closers = es & third;
+    RingPair e1 = ring_rot(e, 1), e2 = ring_rot(e, 2);
+    f[F_MOBILITY] = pair_diff((m & e1) | (m & ring_rot(e, 7)) << 8) +
+                    pair_diff((ma & es >> 16) | (ma & es << 16) << 8);
+    f[F_BLOCKED] = pair_diff(m & ~ring_neighbours(es, across));
+    f[F_OPEN_MILLS] = pair_diff(closers);
+    f[F_DOUBLE_MILLS] = pair_diff(m & third & ring_neighbours(closers, across));
+    // Lines with one of the side's men and two empty points: on the sides, from each corner
+    // clockwise; across (in the outer ring's bits, moved out of the way of the sides).
+    RingPair sides =
+        RING_EVEN & ((m & e1 & e2) | (es & ring_rot(d, 1) & e2) | (es & e1 & ring_rot(d, 2)));
+    RingPair cross =
+        (m & es >> 16 & es >> 32) | (es & m >> 16 & es >> 32) | (es & es >> 16 & m >> 32);
+    f[F_TWO_EMPTY] = pair_diff(sides | (cross & across & 255) << 8);
+}
+#endif
+
 // The features and phase (inlined into eval_position, where it is hot). Everything is computed
-// on whole point and line-slot sets (board.h), without a loop over the men or the lines.
+// on whole point and line-slot sets (board.h), or rings on the 24-point board, without a loop
+// over the men or the lines.
 static ALWAYS_INLINE int features(const Position *p, int f[F_COUNT]) {
     const MillRules *r = p->rules;
     const Board *b = r->board;
     int us = p->side;
     Bits own = p->men[us], opp = p->men[!us], empty = b->all & ~(own | opp);
+    f[F_MEN] = bits_count(own) + p->hand[us] - bits_count(opp) - p->hand[!us];
+    f[F_FLYING] = pos_flies(p, us) - pos_flies(p, !us);
+    f[F_TEMPO] = 1;
+    int phase = p->hand[WHITE] || p->hand[BLACK] ? PHASE_PLACING : PHASE_MOVING;
+#ifndef BOARD_BITSHUFFLE
+    if (b->rings) {
+        ring_features(b, own, opp, board_ring_across(b), f);
+        return phase;
+    }
+#endif
 
     // Each line's slots lined up with those of its other two points: a line holding two own
     // men and an empty point has that point in e & a1 & a2, and so on.
@@ -52,7 +113,6 @@ static ALWAYS_INLINE int features(const Position *p, int f[F_COUNT]) {
     }
     Bits free = (Bits)(near | near >> 32);
 
-    f[F_MEN] = bits_count(own) + p->hand[us] - bits_count(opp) - p->hand[!us];
     f[F_MOBILITY] = mobility;
     f[F_BLOCKED] = bits_count(own & ~free) - bits_count(opp & ~free);
     f[F_OPEN_MILLS] = bits_count(closers[0]) - bits_count(closers[1]);
@@ -61,9 +121,7 @@ static ALWAYS_INLINE int features(const Position *p, int f[F_COUNT]) {
     f[F_DOUBLE_MILLS] = bits_count(in_mills[0] & board_neighbours(b, closers[0])) -
                         bits_count(in_mills[1] & board_neighbours(b, closers[1]));
     f[F_TWO_EMPTY] = bits_count64(a & e1 & e2) - bits_count64(o & e1 & e2);
-    f[F_FLYING] = pos_flies(p, us) - pos_flies(p, !us);
-    f[F_TEMPO] = 1;
-    return p->hand[WHITE] || p->hand[BLACK] ? PHASE_PLACING : PHASE_MOVING;
+    return phase;
 }
 
 int eval_features(const Position *p, int f[F_COUNT]) { return features(p, f); }
