@@ -49,9 +49,8 @@ static inline RingPair ring_third(RingPair d, uint64_t across) {
 static inline int pair_diff(RingPair v) { return bits_count64(v[0]) - bits_count64(v[1]); }
 
 // The features of features() below on the 24-point board, the same values by rings.
-static ALWAYS_INLINE void ring_features(const Board *b, Bits own, Bits opp, uint64_t across,
-                                        int f[F_COUNT]) {
-    uint64_t a = board_rings(b, own), o = board_rings(b, opp);
+static ALWAYS_INLINE void ring_features(const Board *b, Bits own, Bits opp, int f[F_COUNT]) {
+    uint64_t a = board_rings(b, own), o = board_rings(b, opp), across = board_ring_across(b);
     uint64_t empty = ~(a | o) & (RING_LANES | RING_LANES << 8);
     RingPair d = {a, o}, e = {empty, empty};
     RingPair m = d & RING_LANES, es = e & RING_LANES, ma = m & across;
@@ -86,7 +85,7 @@ static ALWAYS_INLINE int features(const Position *p, int f[F_COUNT]) {
     int phase = p->hand[WHITE] || p->hand[BLACK] ? PHASE_PLACING : PHASE_MOVING;
 #ifndef BOARD_BITSHUFFLE
     if (b->rings) {
-        ring_features(b, own, opp, board_ring_across(b), f);
+        ring_features(b, own, opp, f);
         return phase;
     }
 #endif
