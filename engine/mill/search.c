@@ -56,17 +56,6 @@ typedef struct RootMove {
 
 typedef struct Shared Shared;
 
-// Per thread: 128 KB. Small on purpose: 512 KB hit more often but cost more in cache misses
-// (measured on a Xeon, `tabula bench`: 1 << 12 entries 2% faster than 1 << 15, 1 << 18 20%
-// slower). On an AMD EPYC, once the table's buckets were fetched all at once, 1 << 13 was 3% to
-// 10% faster than 1 << 12 from the nine start (docs/search.md, "Speed").
-#define EVAL_CACHE_SIZE (1 << 13)
-
-typedef struct EvalCacheEntry {
-    uint64_t key;
-    int eval;
-} EvalCacheEntry;
-
 // Move ordering keys: the score above the move's place in the list, so that keys are unique
 // and the largest key is the best score, first in the list among equal scores: the move a
 // stable sort puts first. The search takes its moves one at a time by the largest key, so a
@@ -109,7 +98,6 @@ typedef struct Worker {
     int arena_used;
     RootMove *root;
     int nroot, pv_idx;
-    EvalCacheEntry eval_cache[EVAL_CACHE_SIZE];
     int completed_depth;
 } Worker;
 
@@ -209,16 +197,6 @@ static inline bool move_plausible(const Position *p, Move m) {
 static ALWAYS_INLINE void prefetch_children(const Worker *w, const Move *moves, int from, int n) {
     for (int j = from; j < n; j++)
         tt_prefetch(w->sh->tt, pos_key_after(w->pos, moves[j]));
-}
-
-// The static evaluation, through the thread's cache.
-static inline int evaluate(Worker *w) {
-    EvalCacheEntry *e = &w->eval_cache[w->pos->key & (EVAL_CACHE_SIZE - 1)];
-    if (e->key != w->pos->key) {
-        e->key = w->pos->key;
-        e->eval = eval_position(w->pos);
-    }
-    return e->eval;
 }
 
 static inline OrderKey order_key(int score, int pos) {
@@ -579,7 +557,7 @@ static int qsearch(Worker *w, int alpha, int beta, int ply, int qply) {
     int t = enter_node(w, ply);
     if (t != SCORE_NONE)
         return t;
-    int stand = evaluate(w);
+    int stand = eval_position(w->pos);
     if (stand >= beta || ply >= MAX_PLY - 1 || qply >= QS_MAX_PLIES ||
         !mill_search_params.quiescence)
         return stand;
@@ -671,7 +649,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
     // The static evaluation is needed only near the leaves, for reverse futility.
     int static_eval = SCORE_NONE;
     if (sp->reverse_futility && !pv_node && depth <= 4) {
-        static_eval = tt_hit && e.eval != SCORE_NONE ? e.eval : evaluate(w);
+        static_eval = tt_hit && e.eval != SCORE_NONE ? e.eval : eval_position(w->pos);
         // Far enough above beta near the leaves, the opponent cannot come back.
         if (abs(beta) < SCORE_MATE_IN_MAX && static_eval - RFP_MARGIN * depth >= beta)
             return static_eval - RFP_MARGIN * depth;
