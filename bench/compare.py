@@ -7,9 +7,10 @@ Each pair runs both builds one after the other, pinned to core 1 where taskset e
 Hash 16 after `ucinewgame`, to DEPTH (default 16); the order alternates from pair to pair. RUNS
 pairs (default 21) give the median times and the median and geometric mean of the ratio
 NEW / OLD of each pair's times: a ratio below 1 means NEW is faster. Pairing cancels most of the
-machine's slow drift, which the medians of separate runs keep (docs/search.md, "Measuring");
-two copies of one build read 0.99 to 1.01 here. The node counts are printed, since a change
-that alters the tree makes the times compare different searches.
+machine's slow drift, which the medians of separate runs keep, though not all of it: compare a
+build with a copy of itself to see the noise of the window (docs/search.md, "Measuring"). The
+node counts are printed, since a change that alters the tree makes the times compare
+different searches.
 """
 
 import math
