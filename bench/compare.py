@@ -14,6 +14,7 @@ different searches.
 """
 
 import math
+import os
 import shutil
 import statistics
 import subprocess
@@ -46,8 +47,16 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__.strip())
     old, new = sys.argv[1], sys.argv[2]
-    runs = int(sys.argv[3]) if len(sys.argv) > 3 else 21
-    depth = int(sys.argv[4]) if len(sys.argv) > 4 else 16
+    for binary in (old, new):
+        if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+            sys.exit(f"bench/compare.py: cannot run {binary}: not an executable file")
+    try:
+        runs = int(sys.argv[3]) if len(sys.argv) > 3 else 21
+        depth = int(sys.argv[4]) if len(sys.argv) > 4 else 16
+    except ValueError:
+        sys.exit("bench/compare.py: RUNS and DEPTH must be whole numbers")
+    if runs < 1 or not 1 <= depth <= 99:
+        sys.exit("bench/compare.py: RUNS must be 1 or more and DEPTH from 1 to 99")
     t_old, t_new, ratios = [], [], []
     for i in range(runs):
         if i % 2 == 0:
@@ -62,7 +71,7 @@ def main():
     geo = math.exp(sum(math.log(r) for r in ratios) / runs)
     faster = sum(r < 1 for r in ratios)
     print(f"NEW/OLD time, {runs} pairs to depth {depth}: median {statistics.median(ratios):.3f}, "
-          f"geometric mean {geo:.3f}, NEW faster in {faster}")
+          f"geometric mean {geo:.3f}, NEW faster in {faster} of {runs}")
 
 
 if __name__ == "__main__":
