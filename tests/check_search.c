@@ -2,6 +2,7 @@
 #include "tests/suites.h"
 
 #include "engine/core/clock.h"
+#include "engine/core/random.h"
 #include "engine/mill/eval.h"
 #include "engine/mill/game.h"
 #include "engine/mill/variant.h"
@@ -244,13 +245,11 @@ START_TEST(test_eval_features) {
     MillRules r;
     rules_init(&r, &VARIANTS[_i]);
     const Board *b = r.board;
-    uint64_t seed = 0x2545f4914f6cdd1dull + (uint64_t)_i;
+    uint64_t state = 0x2545f4914f6cdd1dull + (uint64_t)_i, seed = 0;
     for (int it = 0; it < 5000; it++) {
         Position p = {.rules = &r};
         for (int q = 0; q < b->npoints; q++) {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            seed = random_next(&state);
             int v = (int)(seed % 3);
             if (v)
                 p.men[v - 1] |= BIT(q);
