@@ -139,7 +139,9 @@ static void build_tables(Board *b) {
             b->neighbour_src[d / 2][32 * (d % 2) + q] = (uint8_t)neighbour[q][d];
 }
 
-// The 24-point board's rings, each clockwise from its top left corner (board.h).
+#ifndef BOARD_BITSHUFFLE
+// The 24-point board's rings, each clockwise from its top left corner (board.h). Only the
+// evaluation without bit gathers reads them.
 static void build_rings(Board *b) {
     static const char *const ring = "a7d7g7g4g1d1a1a4b6d6f6f4f2d2b2b4c5d5e5e4e3d3c3c4";
     b->rings = true;
@@ -151,6 +153,7 @@ static void build_rings(Board *b) {
                 b->ring_bits[p / 8][v] |= bits;
     }
 }
+#endif
 
 static void build(Board *b, BoardKind kind, bool diagonals) {
     const BoardSpec *spec = &SPECS[kind];
@@ -176,8 +179,10 @@ static void build(Board *b, BoardKind kind, bool diagonals) {
     if (diagonals)
         add_polylines(b, spec->diagonals);
     build_tables(b);
+#ifndef BOARD_BITSHUFFLE
     if (kind == BOARD_24)
         build_rings(b);
+#endif
 }
 
 static void build_all(void) {

@@ -71,7 +71,8 @@ typedef struct Board {
     _Alignas(64) uint8_t slot_src[64];
     _Alignas(64) uint8_t point_src[MAX_LINES_AT / 2][64];
     _Alignas(64) uint8_t neighbour_src[MAX_DEGREE / 2][64];
-    // The 24-point board as three rings of eight points (board_rings), else false.
+    // The 24-point board as three rings of eight points (board_rings), else false; always false
+    // where the bit gathers serve (BOARD_BITSHUFFLE), whose evaluation does not read them.
     bool rings;
     uint64_t ring_bits[POINT_BYTES][256];
 } Board;
