@@ -2,6 +2,7 @@
 // move list (a sorted set of formatted tokens, or the tokens that start with a prefix) and its
 // exact move count. Every row is checked through movegen_legal, movegen_count and the game
 // layer's legal_moves, which must all agree.
+#include "engine/core/random.h"
 #include "engine/mill/game.h"
 #include "engine/mill/movegen.h"
 #include "engine/mill/notation.h"
@@ -419,6 +420,49 @@ START_TEST(test_removable_sets) {
 }
 END_TEST
 
+// The search's shortcuts against the full tests, on random games of every variant (and, in
+// each, one removal per mill closed): after a move from a position whose game went on,
+// pos_outcome_of(p, true) is pos_outcome(p), and while the game goes on the lists of
+// movegen_legal_ongoing and movegen_closing_ongoing are those of movegen_legal and
+// movegen_closing, move for move.
+START_TEST(test_ongoing_shortcuts) {
+    MillRules rules;
+    rules_init(&rules, &VARIANTS[_i / 2]);
+    rules.removal_per_mill = _i % 2;
+    Move *a = malloc(MAX_MOVES * sizeof *a), *b = malloc(MAX_MOVES * sizeof *b);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    uint64_t state = 0x9e3779b97f4a7c15ull + (uint64_t)_i;
+    int ended = 0;
+    for (int game = 0; game < 200; game++) {
+        Position p;
+        pos_set_start(&p, &rules);
+        for (int ply = 0; ply < 200; ply++) {
+            Outcome o = pos_outcome(&p);
+            if (ply > 0)
+                ck_assert_int_eq(pos_outcome_of(&p, true), o);
+            if (o != OUTCOME_NONE) {
+                ended++;
+                break;
+            }
+            int n = movegen_legal(&p, a);
+            ck_assert_int_eq(movegen_legal_ongoing(&p, b), n);
+            ck_assert_mem_eq(a, b, (size_t)n * sizeof *a);
+            int c = movegen_closing(&p, a);
+            ck_assert_int_eq(movegen_closing_ongoing(&p, b), c);
+            ck_assert_mem_eq(a, b, (size_t)c * sizeof *a);
+            n = movegen_legal(&p, a);
+            if (n == 0)
+                break;
+            pos_apply_move(&p, a[random_next(&state) % (uint64_t)n]);
+        }
+    }
+    ck_assert_msg(ended > 0, "%s: no random game ended", VARIANTS[_i / 2].id);
+    free(a);
+    free(b);
+}
+END_TEST
+
 Suite *movegen_suite(void) {
     Suite *s = suite_create("movegen");
     TCase *tc = tcase_create("rules");
@@ -426,6 +470,7 @@ Suite *movegen_suite(void) {
     tcase_add_loop_test(tc, test_moves_table, 0, (int)(sizeof MOVES_CASES / sizeof MOVES_CASES[0]));
     tcase_add_test(tc, test_mill_reclosed);
     tcase_add_test(tc, test_removable_sets);
+    tcase_add_loop_test(tc, test_ongoing_shortcuts, 0, 2 * VARIANT_COUNT);
     suite_add_tcase(s, tc);
     return s;
 }

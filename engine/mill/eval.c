@@ -48,8 +48,10 @@ static inline RingPair ring_third(RingPair d, uint64_t across) {
 
 static inline int pair_diff(RingPair v) { return bits_count64(v[0]) - bits_count64(v[1]); }
 
-// The features of features() below on the 24-point board, the same values by rings.
-static ALWAYS_INLINE void ring_features(const Board *b, Bits own, Bits opp, int f[F_COUNT]) {
+// The features of features() below on the 24-point board, the same values by rings (the
+// two-empty term only where two_empty is set, else 0).
+static ALWAYS_INLINE void ring_features(const Board *b, Bits own, Bits opp, int f[F_COUNT],
+                                        bool two_empty) {
     uint64_t a = board_rings(b, own), o = board_rings(b, opp), across = board_ring_across(b);
     uint64_t empty = ~(a | o) & (RING_LANES | RING_LANES << 8);
     RingPair d = {a, o}, e = {empty, empty};
@@ -61,6 +63,10 @@ static ALWAYS_INLINE void ring_features(const Board *b, Bits own, Bits opp, int 
     f[F_BLOCKED] = pair_diff(m & ~ring_neighbours(es, across));
     f[F_OPEN_MILLS] = pair_diff(closers);
     f[F_DOUBLE_MILLS] = pair_diff(m & third & ring_neighbours(closers, across));
+    if (!two_empty) {
+        f[F_TWO_EMPTY] = 0;
+        return;
+    }
     // Lines with one of the side's men and two empty points: on the sides, from each corner
     // clockwise; across (in the outer ring's bits, moved out of the way of the sides).
     RingPair sides =
@@ -74,18 +80,20 @@ static ALWAYS_INLINE void ring_features(const Board *b, Bits own, Bits opp, int 
 // The features and phase (inlined into eval_position, where it is hot). Everything is computed
 // on whole point and line-slot sets (board.h), or rings on the 24-point board, without a loop
 // over the men or the lines.
-static ALWAYS_INLINE int features(const Position *p, int f[F_COUNT]) {
+static ALWAYS_INLINE int features(const Position *p, int f[F_COUNT], bool all) {
     const MillRules *r = p->rules;
     const Board *b = r->board;
     int us = p->side;
     Bits own = p->men[us], opp = p->men[!us], empty = b->all & ~(own | opp);
-    f[F_MEN] = bits_count(own) + p->hand[us] - bits_count(opp) - p->hand[!us];
-    f[F_FLYING] = pos_flies(p, us) - pos_flies(p, !us);
-    f[F_TEMPO] = 1;
     int phase = p->hand[WHITE] || p->hand[BLACK] ? PHASE_PLACING : PHASE_MOVING;
+    // Unless all are asked for, a term of weight 0 in this phase is not computed (it is 0).
+    const int *weight = eval_weights[b->kind][phase];
+    f[F_MEN] = bits_count(own) + p->hand[us] - bits_count(opp) - p->hand[!us];
+    f[F_FLYING] = all || weight[F_FLYING] ? pos_flies(p, us) - pos_flies(p, !us) : 0;
+    f[F_TEMPO] = 1;
 #ifndef BOARD_BITSHUFFLE
     if (b->rings) {
-        ring_features(b, own, opp, f);
+        ring_features(b, own, opp, f, all || weight[F_TWO_EMPTY]);
         return phase;
     }
 #endif
@@ -119,17 +127,18 @@ static ALWAYS_INLINE int features(const Position *p, int f[F_COUNT]) {
     // not checked: rare, and the weight is fitted to what is measured).
     f[F_DOUBLE_MILLS] = bits_count(in_mills[0] & board_neighbours(b, closers[0])) -
                         bits_count(in_mills[1] & board_neighbours(b, closers[1]));
-    f[F_TWO_EMPTY] = bits_count64(a & e1 & e2) - bits_count64(o & e1 & e2);
+    f[F_TWO_EMPTY] =
+        all || weight[F_TWO_EMPTY] ? bits_count64(a & e1 & e2) - bits_count64(o & e1 & e2) : 0;
     return phase;
 }
 
-int eval_features(const Position *p, int f[F_COUNT]) { return features(p, f); }
+int eval_features(const Position *p, int f[F_COUNT]) { return features(p, f, true); }
 
 // The weighted sum is left scalar: as one vector multiply, it read the terms back as one wide
 // load over eight narrow stores (compiler.h), a stall of a quarter of the evaluation's time.
 NO_VECTORIZE int eval_position(const Position *p) {
     int f[F_COUNT];
-    int phase = features(p, f), score = 0;
+    int phase = features(p, f, false), score = 0;
     const int *w = eval_weights[p->rules->board->kind][phase];
     for (int i = 0; i < F_COUNT; i++)
         score += w[i] * f[i];

@@ -174,7 +174,11 @@ static ALWAYS_INLINE void list_action(ListCtx *c, int from, Bits dests, Bits bas
     const MillRules *r = c->p->rules;
     for (Bits to = dests & c->closers; to;) {
         int t = bits_pop(&to);
-        int mills = board_mills_at(r->board, t, base | BIT(t));
+        // A placement onto a closing point closes a mill, so the count is needed only where
+        // each mill removes a man; a man that moves may have been one of the line's two.
+        int mills = from == NO_POINT && !r->removal_per_mill
+                        ? 1
+                        : board_mills_at(r->board, t, base | BIT(t));
         if (mills && !r->variant->mill_wins)
             list_closing(c, move_make(from, t), r->removal_per_mill ? mills : 1);
         else if ((mills || !c->closing_only) && c->n < MAX_MOVES)
@@ -184,12 +188,14 @@ static ALWAYS_INLINE void list_action(ListCtx *c, int from, Bits dests, Bits bas
 
 // The legal moves, or only those that close a mill (closing_only). A move closes a mill only
 // onto a closing point of the men before it (board_closing_points), so when closing only, the
-// other destinations and the men next to none of these points are left out at once.
-static int generate(const Position *p, Move *moves, bool closing_only) {
+// other destinations and the men next to none of these points are left out at once. Where the
+// caller knows the game goes on (ongoing), the end is not tested again.
+static ALWAYS_INLINE int generate(const Position *p, Move *moves, bool closing_only, bool ongoing) {
     Bits closers = board_closing_points(p->rules->board, p->men[p->side]);
     if (closing_only && !(closers & ~(p->men[WHITE] | p->men[BLACK])))
         return 0;
-    if (pos_outcome(p) != OUTCOME_NONE)
+    assert(!ongoing || pos_outcome(p) == OUTCOME_NONE);
+    if (!ongoing && pos_outcome(p) != OUTCOME_NONE)
         return 0;
     ListCtx c = {p, closers, p->men[!p->side], 0, false, closing_only, moves, 0};
     FOR_EACH_ACTION(p, closing_only ? closers : p->rules->board->all, list_action, &c);
@@ -197,7 +203,10 @@ static int generate(const Position *p, Move *moves, bool closing_only) {
     return c.n;
 }
 
-int movegen_legal(const Position *p, Move *moves) { return generate(p, moves, false); }
+int movegen_legal(const Position *p, Move *moves) { return generate(p, moves, false, false); }
+int movegen_legal_ongoing(const Position *p, Move *moves) {
+    return generate(p, moves, false, true);
+}
 
 // The rules of FOR_EACH_ACTION, list_action and add_removals, for one move.
 bool movegen_is_legal(const Position *p, Move m) {
@@ -229,7 +238,10 @@ bool movegen_is_legal(const Position *p, Move m) {
     return !(m >> (10 + 5 * i));
 }
 
-int movegen_closing(const Position *p, Move *moves) { return generate(p, moves, true); }
+int movegen_closing(const Position *p, Move *moves) { return generate(p, moves, true, false); }
+int movegen_closing_ongoing(const Position *p, Move *moves) {
+    return generate(p, moves, true, true);
+}
 
 typedef struct CountCtx {
     const Position *p;

@@ -22,6 +22,11 @@ int movegen_closing(const Position *p, Move *moves);
 // the hash move, searched before the others are generated. Any 32-bit word may be asked.
 bool movegen_is_legal(const Position *p, Move m);
 
+// movegen_legal and movegen_closing for a position whose game the caller has found not over
+// (pos_outcome is OUTCOME_NONE), as the search has at every node: the end is not tested again.
+int movegen_legal_ongoing(const Position *p, Move *moves);
+int movegen_closing_ongoing(const Position *p, Move *moves);
+
 // The number of legal moves, without listing them (perft's last ply).
 uint64_t movegen_count(const Position *p);
 

@@ -12,6 +12,7 @@
 
 uint64_t pos_point_keys[2][MAX_POINTS];
 uint64_t pos_hand_keys[2][HAND_KEYS];
+uint64_t pos_hand_steps[2][HAND_KEYS];
 uint64_t pos_side_key;
 static pthread_once_t keys_once = PTHREAD_ONCE_INIT;
 
@@ -23,6 +24,9 @@ static void init_keys(void) {
     for (int c = 0; c < 2; c++)
         for (int h = 0; h < HAND_KEYS; h++)
             pos_hand_keys[c][h] = random_next(&seed);
+    for (int c = 0; c < 2; c++)
+        for (int h = 1; h < HAND_KEYS; h++)
+            pos_hand_steps[c][h] = pos_hand_keys[c][h] ^ pos_hand_keys[c][h - 1];
     pos_side_key = random_next(&seed);
 }
 

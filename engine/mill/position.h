@@ -79,6 +79,8 @@ uint64_t pos_compute_key(const Position *p);
 #define HAND_KEYS 16
 extern uint64_t pos_point_keys[2][MAX_POINTS];
 extern uint64_t pos_hand_keys[2][HAND_KEYS];
+// pos_hand_steps[c][h]: the key's change when c's hand goes from h to h - 1.
+extern uint64_t pos_hand_steps[2][HAND_KEYS];
 extern uint64_t pos_side_key;
 
 // The key of the position after m, without making it (to prefetch its table entry early).
@@ -87,7 +89,7 @@ static inline uint64_t pos_key_after(const Position *p, Move m) {
     int to = move_to(m), from = move_from(m);
     uint64_t k = p->key ^ pos_side_key ^ pos_point_keys[us][to];
     if (from == NO_POINT)
-        k ^= pos_hand_keys[us][p->hand[us]] ^ pos_hand_keys[us][p->hand[us] - 1];
+        k ^= pos_hand_steps[us][p->hand[us]];
     else
         k ^= pos_point_keys[us][from];
     for (int i = 0, r; i < MAX_REMOVALS && (r = move_removal(m, i)) >= 0; i++)
@@ -96,14 +98,15 @@ static inline uint64_t pos_key_after(const Position *p, Move m) {
 }
 
 // Make m on p, without keeping what undoing it needs (the search copies the position instead).
-static inline void pos_apply_move(Position *p, Move m) {
+// The move number is counted only where `number` is set: the search never reads it.
+static inline void pos_apply(Position *p, Move m, bool number) {
     int us = p->side, them = !us;
     int to = move_to(m), from = move_from(m);
     uint64_t k = p->key ^ pos_side_key ^ pos_point_keys[us][to];
     bool irreversible = from == NO_POINT;
     p->men[us] |= BIT(to);
     if (irreversible) {
-        k ^= pos_hand_keys[us][p->hand[us]] ^ pos_hand_keys[us][p->hand[us] - 1];
+        k ^= pos_hand_steps[us][p->hand[us]];
         p->hand[us]--;
     } else {
         p->men[us] ^= BIT(from);
@@ -115,10 +118,12 @@ static inline void pos_apply_move(Position *p, Move m) {
         irreversible = true;
     }
     p->quiet_plies = irreversible ? 0 : p->quiet_plies + (p->quiet_plies < CLOCK_MAX);
-    p->fullmove += us == BLACK && p->fullmove < CLOCK_MAX;
+    if (number)
+        p->fullmove += us == BLACK && p->fullmove < CLOCK_MAX;
     p->side = them;
     p->key = k;
 }
+static inline void pos_apply_move(Position *p, Move m) { pos_apply(p, m, true); }
 
 static inline void pos_do_move(Position *p, Move m, Undo *u) {
     u->key = p->key;
@@ -150,20 +155,22 @@ static inline bool pos_flies(const Position *p, int side) {
     return r->flying && !p->hand[side] && (r->variant->fly_always || bits_count(p->men[side]) == 3);
 }
 
-// Game end by men count, a mill in mill-wins variants, or a full board after placing.
-static inline Outcome pos_outcome(const Position *p) {
+// Game end by men count, a mill in mill-wins variants, or a full board after placing. After
+// a move from a position whose game went on (moved), the mover cannot have won: it lost no man
+// and left no mill to the side to move, so only the side to move's loss is tested.
+static inline Outcome pos_outcome_of(const Position *p, bool moved) {
     const MillRules *r = p->rules;
     const Board *b = r->board;
     int us = p->side, them = !us;
     if (r->variant->mill_wins) {
         if (board_has_mill(b, p->men[them]))
             return OUTCOME_LOSS;
-        if (board_has_mill(b, p->men[us]))
+        if (!moved && board_has_mill(b, p->men[us]))
             return OUTCOME_WIN;
     } else {
         if (bits_count(p->men[us]) + p->hand[us] < 3)
             return OUTCOME_LOSS;
-        if (bits_count(p->men[them]) + p->hand[them] < 3)
+        if (!moved && bits_count(p->men[them]) + p->hand[them] < 3)
             return OUTCOME_WIN;
     }
     if (r->variant->full_board_draw && !p->hand[us] && !p->hand[them] &&
@@ -171,5 +178,7 @@ static inline Outcome pos_outcome(const Position *p) {
         return OUTCOME_DRAW;
     return OUTCOME_NONE;
 }
+
+static inline Outcome pos_outcome(const Position *p) { return pos_outcome_of(p, false); }
 
 #endif

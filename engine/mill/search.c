@@ -81,6 +81,8 @@ _Static_assert(SCORE_REMOVALS > SCORE_KILLER0, "a move with a removal never scor
 
 typedef struct Worker {
     Shared *sh;
+    const Tablebase *tb; // the game's endgame databases, or NULL (read at every node)
+    TT tt;               // a copy of the shared table's handle, fixed for the search
     int id;
     Position stack[MAX_PLY + 2]; // the root, then the position at each ply of the path
     Position *pos;               // the current one
@@ -165,7 +167,7 @@ static bool is_repetition(const Worker *w) {
 static inline void make(Worker *w, Move m) {
     w->pos[1] = w->pos[0];
     w->pos++;
-    pos_apply_move(w->pos, m);
+    pos_apply(w->pos, m, false);
     w->keys[w->nkeys++] = w->pos->key;
     // Only this thread writes its count, so a plain increment published relaxed suffices.
     atomic_store_explicit(&w->nodes, atomic_load_explicit(&w->nodes, memory_order_relaxed) + 1,
@@ -196,7 +198,7 @@ static inline bool move_plausible(const Position *p, Move m) {
 // only prefetches for one without effect, and drops its calls.
 static ALWAYS_INLINE void prefetch_children(const Worker *w, const Move *moves, int from, int n) {
     for (int j = from; j < n; j++)
-        tt_prefetch(w->sh->tt, pos_key_after(w->pos, moves[j]));
+        tt_prefetch(&w->tt, pos_key_after(w->pos, moves[j]));
 }
 
 static inline OrderKey order_key(int score, int pos) {
@@ -508,7 +510,7 @@ static void init_reductions(void) {
 // The value of a finished or drawn position, or SCORE_NONE when play goes on.
 static inline int terminal_score(const Worker *w, int ply) {
     const Position *p = w->pos;
-    switch (pos_outcome(p)) {
+    switch (pos_outcome_of(p, ply > 0)) {
     case OUTCOME_LOSS:
         return -(SCORE_MATE - ply);
     case OUTCOME_WIN:
@@ -521,7 +523,7 @@ static inline int terminal_score(const Worker *w, int ply) {
     const MillRules *r = p->rules;
     if (ply > 0 && r->nmove_rule && p->quiet_plies >= r->nmove_rule)
         return SCORE_DRAW;
-    if (ply > 0 && r->repetition && is_repetition(w))
+    if (ply > 0 && r->repetition && p->quiet_plies >= 4 && is_repetition(w))
         return SCORE_DRAW;
     return SCORE_NONE;
 }
@@ -530,7 +532,7 @@ static inline int terminal_score(const Worker *w, int ply) {
 // for a win or loss, capped at MAX_PLY - 1 plies from the root), or SCORE_NONE when it is in
 // none. An N-move draw already due is left to terminal_score; the databases ignore the rule.
 static inline int tb_score(Worker *w, int ply) {
-    const Tablebase *tb = w->sh->game->tb;
+    const Tablebase *tb = w->tb;
     const Position *p = w->pos;
     int value, distance;
     if (!tb || (p->rules->nmove_rule && p->quiet_plies >= p->rules->nmove_rule) ||
@@ -567,7 +569,7 @@ static int qsearch(Worker *w, int alpha, int beta, int ply, int qply) {
         return stand;
     Move *moves = w->arena + w->arena_used;
     OrderKey *keys = w->keys_arena + w->arena_used;
-    int n = movegen_closing(w->pos, moves);
+    int n = movegen_closing_ongoing(w->pos, moves);
     if (n == 0)
         return stand;
     w->arena_used += n;
@@ -636,7 +638,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
     TTEntry e;
     Move tt_move = MOVE_NONE;
     uint64_t key = w->pos->key;
-    bool tt_hit = tt_probe(w->sh->tt, key, &e);
+    bool tt_hit = tt_probe(&w->tt, key, &e);
     if (tt_hit) {
         tt_move = e.move;
         int s = tt_score_from(e.score, ply), bound = e.bound;
@@ -660,7 +662,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
     // if it is not legal here, the fetch is only wasted). At depth 1 the child is a quiescence
     // node, which does not probe.
     if (depth >= 2 && tt_move && move_plausible(w->pos, tt_move))
-        tt_prefetch(w->sh->tt, pos_key_after(w->pos, tt_move));
+        tt_prefetch(&w->tt, pos_key_after(w->pos, tt_move));
     if (w->arena_used + MAX_MOVES > ARENA_MOVES)
         return eval_position(w->pos);
     Move *moves = w->arena + w->arena_used;
@@ -679,7 +681,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
         n = 2; // at least; the others are counted when they are generated
         used = 1;
     } else {
-        n = movegen_legal(w->pos, moves);
+        n = movegen_legal_ongoing(w->pos, moves);
         if (n == 0)
             return -(SCORE_MATE - ply);
         if (depth >= 2)
@@ -705,7 +707,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
     for (int i = 0; i < n; i++) {
         if (i == 1 && first) {
             // The hash move did not cut off: now the rest.
-            n = movegen_legal(w->pos, moves);
+            n = movegen_legal_ongoing(w->pos, moves);
             w->arena_used += n - used;
             used = n;
             for (int j = 0; j < n; j++)
@@ -791,7 +793,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
     if (best == -SCORE_INFINITE) // every move was pruned
         return alpha;
     int bound = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(w->sh->tt, key, best_move, tt_score_to(best, ply), static_eval, depth, bound);
+    tt_store(&w->tt, key, best_move, tt_score_to(best, ply), static_eval, depth, bound);
     return best;
 }
 
@@ -802,7 +804,7 @@ static int search_root(Worker *w, int alpha, int beta, int depth) {
     for (int i = w->pv_idx; i < w->nroot; i++) {
         RootMove *rm = &w->root[i];
         w->seldepth = 0;
-        tt_prefetch(w->sh->tt, pos_key_after(w->pos, rm->move));
+        tt_prefetch(&w->tt, pos_key_after(w->pos, rm->move));
         make(w, rm->move);
         int score;
         if (i == w->pv_idx) {
@@ -987,6 +989,8 @@ static Worker *worker_new(Shared *sh, int id, const Position *root_pos, const Ro
         return NULL;
     const MillGame *g = sh->game;
     w->sh = sh;
+    w->tb = g->tb;
+    w->tt = *sh->tt;
     w->id = id;
     w->stack[0] = *root_pos;
     w->pos = w->stack;

@@ -446,7 +446,7 @@ static void *generate_worker(void *arg) {
                       .side = WHITE,
                       .rules = &db->rules};
         Outcome o = pos_outcome(&p);
-        int n = o == OUTCOME_NONE ? movegen_legal(&p, w->moves) : 0;
+        int n = o == OUTCOME_NONE ? movegen_legal_ongoing(&p, w->moves) : 0;
         if (o != OUTCOME_NONE || n == 0) {
             store_value(db, i, o == OUTCOME_NONE ? V_LOSS : outcome_value(o));
             atomic_fetch_add_explicit(&w->done, 1, memory_order_relaxed);
