@@ -83,18 +83,32 @@ extern uint64_t pos_hand_keys[2][HAND_KEYS];
 extern uint64_t pos_hand_steps[2][HAND_KEYS];
 extern uint64_t pos_side_key;
 
+// What the keys after the moves of one position share: its key with the side to move
+// changed, and that with a man of the mover's hand placed.
+typedef struct KeyBase {
+    uint64_t moved, placed;
+    int us;
+} KeyBase;
+
+static inline KeyBase pos_key_base(const Position *p) {
+    int us = p->side;
+    uint64_t moved = p->key ^ pos_side_key;
+    return (KeyBase){moved, moved ^ pos_hand_steps[us][p->hand[us]], us};
+}
+
+// The key after m from the position of kb.
+static inline uint64_t pos_key_step(KeyBase kb, Move m) {
+    int to = move_to(m), from = move_from(m);
+    uint64_t k = (from == NO_POINT ? kb.placed : kb.moved ^ pos_point_keys[kb.us][from]) ^
+                 pos_point_keys[kb.us][to];
+    for (int i = 0, r; i < MAX_REMOVALS && (r = move_removal(m, i)) >= 0; i++)
+        k ^= pos_point_keys[!kb.us][r];
+    return k;
+}
+
 // The key of the position after m, without making it (to prefetch its table entry early).
 static inline uint64_t pos_key_after(const Position *p, Move m) {
-    int us = p->side, them = !us;
-    int to = move_to(m), from = move_from(m);
-    uint64_t k = p->key ^ pos_side_key ^ pos_point_keys[us][to];
-    if (from == NO_POINT)
-        k ^= pos_hand_steps[us][p->hand[us]];
-    else
-        k ^= pos_point_keys[us][from];
-    for (int i = 0, r; i < MAX_REMOVALS && (r = move_removal(m, i)) >= 0; i++)
-        k ^= pos_point_keys[them][r];
-    return k;
+    return pos_key_step(pos_key_base(p), m);
 }
 
 // Make m on p, without keeping what undoing it needs (the search copies the position instead).

@@ -197,8 +197,9 @@ static inline bool move_plausible(const Position *p, Move m) {
 // table, so only nodes of depth 2 or more call this. Always inline: GCC takes a function that
 // only prefetches for one without effect, and drops its calls.
 static ALWAYS_INLINE void prefetch_children(const Worker *w, const Move *moves, int from, int n) {
+    KeyBase kb = pos_key_base(w->pos);
     for (int j = from; j < n; j++)
-        tt_prefetch(&w->tt, pos_key_after(w->pos, moves[j]));
+        tt_prefetch(&w->tt, pos_key_step(kb, moves[j]));
 }
 
 static inline OrderKey order_key(int score, int pos) {
