@@ -434,7 +434,7 @@ START_TEST(test_ongoing_shortcuts) {
     ck_assert_ptr_nonnull(b);
     uint64_t state = 0x9e3779b97f4a7c15ull + (uint64_t)_i;
     int ended = 0;
-    for (int game = 0; game < 200; game++) {
+    for (int game = 0; game < 60; game++) {
         Position p;
         pos_set_start(&p, &rules);
         for (int ply = 0; ply < 200; ply++) {
