@@ -524,6 +524,8 @@ static inline int terminal_score(const Worker *w, int ply) {
     const MillRules *r = p->rules;
     if (ply > 0 && r->nmove_rule && p->quiet_plies >= r->nmove_rule)
         return SCORE_DRAW;
+    // Two quiet plies back a position cannot repeat (the mover's man has left its point), so
+    // the test starts at four.
     if (ply > 0 && r->repetition && p->quiet_plies >= 4 && is_repetition(w))
         return SCORE_DRAW;
     return SCORE_NONE;
