@@ -115,6 +115,42 @@ START_TEST(test_game_over_gives_none) {
 }
 END_TEST
 
+// A repetition inside the search is a draw, seen from four quiet plies back: after a7-d7
+// g1-d1 d7-a7 d1-g1, a7-d7 again repeats the position of four plies before, so it scores 0;
+// with the Repetition rule off, the same move scores the evaluation.
+START_TEST(test_repetition_in_search) {
+    static const char *const shuffle[] = {"a7-d7", "g1-d1", "d7-a7", "d1-g1"};
+    static const char *const again[] = {"a7-d7"};
+    for (int on = 0; on < 2; on++) {
+        Searched s;
+        memset(&s, 0, sizeof s);
+        Game *g = MILL_FAMILY.create("nine");
+        ck_assert_ptr_nonnull(g);
+        Error err;
+        ck_assert(MILL_FAMILY.set_option(g, "Repetition", on ? "true" : "false", &err));
+        ck_assert_msg(
+            MILL_FAMILY.set_position(g, "W2/W2/2B/B3W1/W2/1B1/2B w 0 0 0 20", shuffle, 4, &err),
+            "%s", err.msg);
+        SearchLimits lim = {.depth = 3,
+                            .time = {-1, -1},
+                            .threads = 1,
+                            .multipv = 1,
+                            .nsearchmoves = 1,
+                            .searchmoves = again};
+        lim.start_us = clock_now_us();
+        SearchHooks hooks = {.report = on_report, .ctx = &s};
+        MILL_FAMILY.search(g, &lim, &hooks, &s.res);
+        MILL_FAMILY.destroy(g);
+        ck_assert_str_eq(s.res.best, "a7-d7");
+        ck_assert_int_eq(s.last_depth, 3);
+        if (on)
+            ck_assert_int_eq(s.last_score, SCORE_DRAW);
+        else
+            ck_assert_int_ne(s.last_score, SCORE_DRAW);
+    }
+}
+END_TEST
+
 START_TEST(test_two_threads_legal) {
     Searched s;
     run("nine", NULL, 8, 2, &s);
@@ -285,6 +321,7 @@ Suite *search_suite(void) {
     tcase_add_loop_test(tc, test_every_variant_legal, 0, VARIANT_COUNT);
     tcase_add_test(tc, test_game_over_gives_none);
     tcase_add_test(tc, test_two_threads_legal);
+    tcase_add_test(tc, test_repetition_in_search);
     tcase_add_test(tc, test_deterministic);
     suite_add_tcase(s, tc);
     tc = tcase_create("limits");

@@ -170,8 +170,9 @@ static inline bool pos_flies(const Position *p, int side) {
 }
 
 // Game end by men count, a mill in mill-wins variants, or a full board after placing. After
-// a move from a position whose game went on (moved), the mover cannot have won: it lost no man
-// and left no mill to the side to move, so only the side to move's loss is tested.
+// a move from a position whose game went on (moved), the mover cannot have won: its own move
+// took none of its men, and a mill of the side to move would have ended the game a ply earlier.
+// So only the side to move's loss is tested.
 static inline Outcome pos_outcome_of(const Position *p, bool moved) {
     const MillRules *r = p->rules;
     const Board *b = r->board;

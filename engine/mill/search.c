@@ -152,11 +152,15 @@ static inline void check_limits(Worker *w) {
         check_limits_now(w);
 }
 
-// True when the current position repeats one since the last placement or removal.
+// True when the current position repeats one since the last placement or removal. The same
+// side was to move an even number of plies back, but two plies back the mover's man stood on
+// another point: the first that can repeat is four plies back.
 static bool is_repetition(const Worker *w) {
     int window = w->pos->quiet_plies;
+    if (window < 4)
+        return false;
     uint64_t key = w->keys[w->nkeys - 1];
-    for (int i = w->nkeys - 3; i >= 0 && window >= 2; i -= 2, window -= 2)
+    for (int i = w->nkeys - 5; i >= 0 && window >= 4; i -= 2, window -= 2)
         if (w->keys[i] == key)
             return true;
     return false;
@@ -524,9 +528,7 @@ static inline int terminal_score(const Worker *w, int ply) {
     const MillRules *r = p->rules;
     if (ply > 0 && r->nmove_rule && p->quiet_plies >= r->nmove_rule)
         return SCORE_DRAW;
-    // Two quiet plies back a position cannot repeat (the mover's man has left its point), so
-    // the test starts at four.
-    if (ply > 0 && r->repetition && p->quiet_plies >= 4 && is_repetition(w))
+    if (ply > 0 && r->repetition && is_repetition(w))
         return SCORE_DRAW;
     return SCORE_NONE;
 }
