@@ -55,9 +55,10 @@ void tt_free(TT *tt);
 void tt_clear(TT *tt);
 // Age the entries: called once per search.
 void tt_new_search(TT *tt);
-// The bucket of key: the high 32 bits of the key scaled to the table.
+// The bucket of key: the key scaled to the table (the high half of key * nbuckets, one
+// multiply).
 static inline TTBucket *tt_bucket(const TT *tt, uint64_t key) {
-    return &tt->buckets[(size_t)(((key >> 32) * tt->nbuckets) >> 32)];
+    return &tt->buckets[(size_t)(((unsigned __int128)key * tt->nbuckets) >> 64)];
 }
 
 // Start loading the bucket of key into the cache.

@@ -84,25 +84,25 @@ extern uint64_t pos_hand_steps[2][HAND_KEYS];
 extern uint64_t pos_side_key;
 
 // What the keys after the moves of one position share: its key with the side to move
-// changed, and that with a man of the mover's hand placed.
+// changed, that with a man of the mover's hand placed, and the keys of both sides' men.
 typedef struct KeyBase {
     uint64_t moved, placed;
-    int us;
+    const uint64_t *own, *opp;
 } KeyBase;
 
 static inline KeyBase pos_key_base(const Position *p) {
     int us = p->side;
     uint64_t moved = p->key ^ pos_side_key;
-    return (KeyBase){moved, moved ^ pos_hand_steps[us][p->hand[us]], us};
+    return (KeyBase){moved, moved ^ pos_hand_steps[us][p->hand[us]], pos_point_keys[us],
+                     pos_point_keys[!us]};
 }
 
 // The key after m from the position of kb.
 static inline uint64_t pos_key_step(KeyBase kb, Move m) {
     int to = move_to(m), from = move_from(m);
-    uint64_t k = (from == NO_POINT ? kb.placed : kb.moved ^ pos_point_keys[kb.us][from]) ^
-                 pos_point_keys[kb.us][to];
+    uint64_t k = (from == NO_POINT ? kb.placed : kb.moved ^ kb.own[from]) ^ kb.own[to];
     for (int i = 0, r; i < MAX_REMOVALS && (r = move_removal(m, i)) >= 0; i++)
-        k ^= pos_point_keys[!kb.us][r];
+        k ^= kb.opp[r];
     return k;
 }
 

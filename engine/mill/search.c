@@ -706,6 +706,10 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
     w->arena_used += used;
 
     int best = -SCORE_INFINITE, alpha0 = alpha;
+    // Late move pruning's place in the list: near the leaves, quiet moves from there on are
+    // skipped (MAX_MOVES where it does not apply: no list is that long).
+    int lmp_from =
+        sp->late_move_pruning && !pv_node && depth <= 3 ? 3 + depth * depth * 2 : MAX_MOVES;
     Move best_move = MOVE_NONE;
     Move quiets[64];
     int nquiets = 0;
@@ -743,8 +747,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
         // Late move pruning: near the leaves, quiet moves far down the list are skipped. The
         // moves after a quiet one score lower, so are quiet too (removals score higher) and
         // are all skipped: stop here.
-        if (sp->late_move_pruning && !pv_node && quiet && depth <= 3 && best > -SCORE_MATE_IN_MAX &&
-            i >= 3 + depth * depth * 2)
+        if (i >= lmp_from && quiet && best > -SCORE_MATE_IN_MAX)
             break;
         make(w, m);
         int score;
