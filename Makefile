@@ -205,7 +205,7 @@ check: $(TESTDIR)/check_tabula $(TESTDIR)/$(BIN) $(BIN) | prompt-deps
 
 # The files with code for each instruction set, compiled (not run) for each level, so that a
 # combination this processor lacks (AVX-512 without VPOPCNTDQ, say) still compiles.
-VECTOR_SRC := engine/mill/search.c engine/mill/movegen.c engine/mill/board.c engine/mill/eval.c
+VECTOR_SRC := engine/core/tt.c engine/mill/search.c engine/mill/movegen.c engine/mill/board.c engine/mill/eval.c
 CHECK_ISAS := x86-64 x86-64-v3 x86-64-v4 icelake-server
 
 # The test build's bench signature, without its nps.

@@ -7,6 +7,10 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
+
 #define HUGE_PAGE (2u << 20)
 
 // Memory for the table: on 2 MB boundaries and in huge pages where the system has them, since
@@ -72,6 +76,82 @@ static inline void unpack(uint64_t k, uint64_t d, TTEntry *e) {
     e->bound = (uint8_t)(d >> 46 & 3);
 }
 
+#ifdef __AVX2__
+// With AVX2 the four entries of a bucket are tested at once, without a branch per entry: the
+// probes near the leaves, most of which miss, mispredicted those branches often. The same
+// entries are found and chosen as by the loops below.
+
+// A bucket's key and data words, in the lanes of entries 0, 2, 1 and 3.
+typedef struct Lanes {
+    __m256i keys, data;
+} Lanes;
+
+static inline Lanes bucket_lanes(const TTBucket *b) {
+    __m256i lo = _mm256_load_si256((const __m256i *)(const void *)b);     // k0 d0 k1 d1
+    __m256i hi = _mm256_load_si256((const __m256i *)(const void *)b + 1); // k2 d2 k3 d3
+    return (Lanes){_mm256_unpacklo_epi64(lo, hi), _mm256_unpackhi_epi64(lo, hi)};
+}
+
+// A mask of lanes as a mask of entries.
+static inline unsigned entry_mask(int lanes) {
+    return (unsigned)((lanes & 9) | (lanes >> 1 & 2) | (lanes << 1 & 4));
+}
+
+// The lanes whose check matches key (all ones), the others zero.
+static inline __m256i lanes_matching(Lanes l, uint64_t key) {
+    __m256i x = _mm256_xor_si256(_mm256_xor_si256(l.keys, l.data),
+                                 _mm256_xor_si256(_mm256_srli_epi64(l.data, 32),
+                                                  _mm256_set1_epi64x((long long)key)));
+    return _mm256_cmpeq_epi64(_mm256_slli_epi64(x, 32), _mm256_setzero_si256());
+}
+
+static inline int lane_bits(__m256i v) { return _mm256_movemask_pd(_mm256_castsi256_pd(v)); }
+
+bool tt_probe(const TT *tt, uint64_t key, TTEntry *e) {
+    TTBucket *b = tt_bucket(tt, key);
+    Lanes l = bucket_lanes(b);
+    __m256i unbound = _mm256_cmpeq_epi64(
+        _mm256_and_si256(l.data, _mm256_set1_epi64x(3ll << 46)), _mm256_setzero_si256());
+    unsigned hits = entry_mask(lane_bits(_mm256_andnot_si256(unbound, lanes_matching(l, key))));
+    if (!hits)
+        return false;
+    int i = __builtin_ctz(hits);
+    uint64_t k = load(&b->e[i].key), d = load(&b->e[i].data);
+    if ((uint32_t)k != check_of(key, d) || (d >> 46 & 3) == BOUND_NONE)
+        return false; // rewritten by another thread since the vector loads
+    unpack(k, d, e);
+    return true;
+}
+
+// The entry of least worth, the first of those of equal worth.
+static inline int least_worth(const TT *tt, Lanes l) {
+    __m256i depth = _mm256_and_si256(_mm256_srli_epi64(l.data, 32), _mm256_set1_epi64x(255));
+    __m256i gen = _mm256_and_si256(_mm256_srli_epi64(l.data, 40), _mm256_set1_epi64x(63));
+    __m256i age = _mm256_and_si256(_mm256_sub_epi64(_mm256_set1_epi64x(tt->generation), gen),
+                                   _mm256_set1_epi64x(63));
+    // worth * 4 + the lane's entry, so that the least is the first entry of least worth
+    __m256i w = _mm256_sub_epi64(depth, _mm256_slli_epi64(age, 3));
+    __m256i v = _mm256_or_si256(_mm256_slli_epi64(w, 2), _mm256_set_epi64x(3, 1, 2, 0));
+    __m256i t = _mm256_permute4x64_epi64(v, 0x4e);
+    v = _mm256_blendv_epi8(v, t, _mm256_cmpgt_epi64(v, t));
+    t = _mm256_shuffle_epi32(v, 0x4e);
+    v = _mm256_blendv_epi8(v, t, _mm256_cmpgt_epi64(v, t));
+    return _mm_cvtsi128_si32(_mm256_castsi256_si128(v)) & 3;
+}
+
+// The entry a store of key goes to: the one holding key, else the least worth keeping. When
+// it holds key and move is none, *move becomes its move.
+static inline int store_slot(const TT *tt, TTBucket *b, uint64_t key, uint32_t *move) {
+    Lanes l = bucket_lanes(b);
+    unsigned same = entry_mask(lane_bits(lanes_matching(l, key)));
+    if (!same)
+        return least_worth(tt, l);
+    int i = __builtin_ctz(same);
+    if (!*move)
+        *move = (uint32_t)(load(&b->e[i].key) >> 32);
+    return i;
+}
+#else
 bool tt_probe(const TT *tt, uint64_t key, TTEntry *e) {
     TTBucket *b = tt_bucket(tt, key);
     for (int i = 0; i < 4; i++) {
@@ -90,16 +170,14 @@ static inline int worth(const TT *tt, uint64_t d) {
     return (int)(uint8_t)(d >> 32) - 8 * age;
 }
 
-void tt_store(TT *tt, uint64_t key, uint32_t move, int score, int eval, int depth, int bound) {
-    TTBucket *b = tt_bucket(tt, key);
+static inline int store_slot(const TT *tt, TTBucket *b, uint64_t key, uint32_t *move) {
     int slot = 0, slot_worth = INT32_MAX;
     for (int i = 0; i < 4; i++) {
         uint64_t k = load(&b->e[i].key), d = load(&b->e[i].data);
         if ((uint32_t)k == check_of(key, d)) {
-            slot = i;
-            if (!move)
-                move = (uint32_t)(k >> 32);
-            break;
+            if (!*move)
+                *move = (uint32_t)(k >> 32);
+            return i;
         }
         int w = worth(tt, d);
         if (w < slot_worth) {
@@ -107,6 +185,13 @@ void tt_store(TT *tt, uint64_t key, uint32_t move, int score, int eval, int dept
             slot_worth = w;
         }
     }
+    return slot;
+}
+#endif
+
+void tt_store(TT *tt, uint64_t key, uint32_t move, int score, int eval, int depth, int bound) {
+    TTBucket *b = tt_bucket(tt, key);
+    int slot = store_slot(tt, b, key, &move);
     uint64_t d = pack(score, eval,
                       depth < 0     ? 0
                       : depth > 255 ? 255
