@@ -99,9 +99,9 @@ static inline unsigned entry_mask(int lanes) {
 
 // The lanes whose check matches key (all ones), the others zero.
 static inline __m256i lanes_matching(Lanes l, uint64_t key) {
-    __m256i x = _mm256_xor_si256(_mm256_xor_si256(l.keys, l.data),
-                                 _mm256_xor_si256(_mm256_srli_epi64(l.data, 32),
-                                                  _mm256_set1_epi64x((long long)key)));
+    __m256i x = _mm256_xor_si256(
+        _mm256_xor_si256(l.keys, l.data),
+        _mm256_xor_si256(_mm256_srli_epi64(l.data, 32), _mm256_set1_epi64x((long long)key)));
     return _mm256_cmpeq_epi64(_mm256_slli_epi64(x, 32), _mm256_setzero_si256());
 }
 
@@ -110,8 +110,8 @@ static inline int lane_bits(__m256i v) { return _mm256_movemask_pd(_mm256_castsi
 bool tt_probe(const TT *tt, uint64_t key, TTEntry *e) {
     TTBucket *b = tt_bucket(tt, key);
     Lanes l = bucket_lanes(b);
-    __m256i unbound = _mm256_cmpeq_epi64(
-        _mm256_and_si256(l.data, _mm256_set1_epi64x(3ll << 46)), _mm256_setzero_si256());
+    __m256i unbound = _mm256_cmpeq_epi64(_mm256_and_si256(l.data, _mm256_set1_epi64x(3ll << 46)),
+                                         _mm256_setzero_si256());
     unsigned hits = entry_mask(lane_bits(_mm256_andnot_si256(unbound, lanes_matching(l, key))));
     if (!hits)
         return false;

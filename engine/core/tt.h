@@ -11,9 +11,10 @@
 // Mate scores are stored relative to the node (distance from it) and restored relative to the
 // root by the caller's ply, so that a mate found along one path reads right along another.
 // Threads share the table without locks: each word is read and written as a relaxed atomic,
-// and an entry torn between two writers fails the XOR check and reads as a miss. The move is
-// only used to order moves and is matched against the legal list, so a stale move costs a
-// little ordering, never an illegal move.
+// and an entry torn between two writers fails the XOR check and reads as a miss. (With AVX2 a
+// probe or store first scans the bucket with two vector loads; the entry a probe returns is
+// read again word by word and checked.) The move is only used to order moves and is matched
+// against the legal list, so a stale move costs a little ordering, never an illegal move.
 #ifndef ENGINE_CORE_TT_H
 #define ENGINE_CORE_TT_H
 
