@@ -8,6 +8,7 @@
 // space inside a completion ("Move\ Overhead"), which the command loop would not read back.
 #include "protocol/prompt.h"
 
+#include "engine/core/registry.h"
 #include "protocol/sanmill.h"
 
 #include <ctype.h>
@@ -202,7 +203,7 @@ static void complete_setoption(Prompt *p, char **t, int n, const char *word, Wor
         const GameFamily *f = p->u->family;
         if (name && !strcasecmp(name, "UCI_Variant")) {
             const char *id;
-            for (int i = 0; (id = f->variant_id(i)); i++)
+            for (int i = 0; (id = registry_variant(i)); i++)
                 offer(w, id, word, true);
         }
         for (int i = 0; name && i < f->noptions; i++)

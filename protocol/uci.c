@@ -11,6 +11,7 @@
 #include "bench/bench.h"
 #include "engine/backgammon/game.h"
 #include "engine/core/clock.h"
+#include "engine/core/registry.h"
 #include "engine/mill/game.h"
 #include "protocol/info.h"
 #include "protocol/sanmill.h"
@@ -592,19 +593,6 @@ static void cmd_ponderhit(Uci *u, const Tokens *t) {
 // ---------------------------------------------------------------------------------------------
 // Handshakes, options, positions
 
-// The game families, the first the default; UCI_Variant picks the family whose variant it is.
-static const GameFamily *const FAMILIES[] = {&MILL_FAMILY, &BG_FAMILY};
-#define NFAMILIES (int)(sizeof FAMILIES / sizeof FAMILIES[0])
-
-// The family that has variant id, NULL when none has.
-static const GameFamily *family_of(const char *id) {
-    for (int k = 0; k < NFAMILIES; k++)
-        for (int i = 0; FAMILIES[k]->variant_id(i); i++)
-            if (!strcmp(id, FAMILIES[k]->variant_id(i)))
-                return FAMILIES[k];
-    return NULL;
-}
-
 // Switch to the family of variant id on a new game (same Hash size); the old game stays when
 // that fails.
 static bool switch_family(Uci *u, const GameFamily *f, const char *id, Error *err) {
@@ -634,10 +622,8 @@ static void handshake(Uci *u, bool ugi) {
     pthread_mutex_lock(&u->game_lock);
     int len = snprintf(line, sizeof line, "option name UCI_Variant type combo default %s",
                        f->variant(u->game));
-    for (int k = 0; k < NFAMILIES; k++)
-        for (int i = 0; FAMILIES[k]->variant_id(i); i++)
-            len += snprintf(line + len, sizeof line - (size_t)len, " var %s",
-                            FAMILIES[k]->variant_id(i));
+    for (int i = 0; registry_variant(i); i++)
+        len += snprintf(line + len, sizeof line - (size_t)len, " var %s", registry_variant(i));
     output_line(u->out, "%s", line);
     for (int i = 0; i < f->noptions; i++) {
         const GameOption *o = &f->options[i];
@@ -718,7 +704,7 @@ static void cmd_setoption(Uci *u, const Tokens *t) {
     } else if (!strcasecmp(name, "UCI_Variant")) {
         for (char *c = value; *c; c++)
             *c = (char)tolower((unsigned char)*c);
-        const GameFamily *f = family_of(value);
+        const GameFamily *f = registry_find(value);
         if (f && f != u->family) {
             if (!switch_family(u, f, value, &err))
                 error_reply(u, err.msg);
@@ -1140,8 +1126,8 @@ static void cmd_help(Uci *u, const Tokens *t) {
 
 bool uci_init(Uci *u, Output *out) {
     u->out = out;
-    u->family = &MILL_FAMILY;
-    u->game = u->family->create("nine");
+    u->family = registry_default_family();
+    u->game = u->family->create(registry_default_variant());
     u->quit = false;
     u->ugi = false;
     u->debug = false;
