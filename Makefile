@@ -273,7 +273,7 @@ build/fuzz/fuzz_commands: $(FUZZ_OBJ) build/fuzz/fuzz/fuzz_commands.o
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -Wl,--wrap=tt_init -o $@ $^ $(EDIT_LIBS) -lm
 
 build/fuzz/fuzz_position: $(filter build/fuzz/engine/%,$(FUZZ_OBJ)) \
-		build/fuzz/protocol/sanmill.o build/fuzz/fuzz/fuzz_position.o
+		build/fuzz/engine/mill/sanmill.o build/fuzz/fuzz/fuzz_position.o
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ -lm
 
 fuzz: build/fuzz/fuzz_commands build/fuzz/fuzz_position

@@ -13,7 +13,7 @@
 #include "engine/mill/movegen.h"
 #include "engine/mill/notation.h"
 #include "engine/mill/position.h"
-#include "protocol/sanmill.h"
+#include "engine/mill/sanmill.h"
 
 #include <stdarg.h>
 #include <stdint.h>

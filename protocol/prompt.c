@@ -9,7 +9,6 @@
 #include "protocol/prompt.h"
 
 #include "engine/core/registry.h"
-#include "protocol/sanmill.h"
 
 #include <ctype.h>
 #include <editline/readline.h>
@@ -118,11 +117,11 @@ static void offer_current_moves(Prompt *p, Words *w, const char *word, char **ty
     free(moves);
 }
 
-// Offer the moves legal after `position <fen or startpos> moves <moves>`, replayed on the
-// scratch game under the session's variant and rule options; nothing when that fails. A
-// Sanmill FEN is converted first, as `position` does.
-static void offer_moves_after(Prompt *p, Words *w, const char *word, const char *fen, char **moves,
-                              int nmoves) {
+// Offer the moves legal after `position startpos|<format> <text> moves <moves>`, replayed on
+// the scratch game under the engine's variant and rule options; nothing when that fails. The
+// text is read by the family, as `position` does.
+static void offer_moves_after(Prompt *p, Words *w, const char *word, const char *format,
+                              const char *fen, char **moves, int nmoves) {
     const GameFamily *f = p->u->family;
     const char *variant = f->variant(p->u->game);
     Error err;
@@ -147,8 +146,10 @@ static void offer_moves_after(Prompt *p, Words *w, const char *word, const char 
         f->set_option(p->scratch, f->options[i].name, value, &err);
     }
     pthread_mutex_unlock(&p->u->game_lock);
-    char converted[SANMILL_FEN_MAX];
-    if (fen && sanmill_detect(fen) && sanmill_to_fen(fen, converted, sizeof converted, &err))
+    char converted[GAME_POSITION_MAX];
+    if (fen && !f->read_position(p->scratch, format, fen, converted, sizeof converted, &err))
+        return;
+    if (fen)
         fen = converted;
     if (!f->set_position(p->scratch, fen, (const char *const *)moves, nmoves, &err))
         return;
@@ -216,22 +217,25 @@ static void complete_setoption(Prompt *p, char **t, int n, const char *word, Wor
 // position startpos|fen <string> [moves <m1> ...]: the keywords, then the moves legal after
 // the ones already typed.
 static void complete_position(Prompt *p, char **t, int n, const char *word, Words *w) {
-    static const char *const FROM[] = {"startpos", "fen", NULL};
+    const GameFamily *f = p->u->family;
     if (n == 1) {
-        offer_all(w, FROM, word, false);
+        offer(w, "startpos", word, false);
+        offer_all(w, f->position_formats, word, false);
         return;
     }
     int moves_kw = find_token(t, 1, n, "moves");
-    bool startpos = !strcmp(t[1], "startpos"), fen = !strcmp(t[1], "fen");
+    bool startpos = !strcmp(t[1], "startpos"), fen = false;
+    for (int i = 0; f->position_formats[i]; i++)
+        fen = fen || !strcmp(t[1], f->position_formats[i]);
     if (moves_kw < 0) {
         if ((startpos && n == 2) || (fen && n >= 3))
             offer(w, "moves", word, false);
     } else if (startpos && moves_kw == 2) {
-        offer_moves_after(p, w, word, NULL, t + 3, n - 3);
+        offer_moves_after(p, w, word, NULL, NULL, t + 3, n - 3);
     } else if (fen && moves_kw > 2) {
         char *s = join(t, 2, moves_kw);
         if (s)
-            offer_moves_after(p, w, word, s, t + moves_kw + 1, n - moves_kw - 1);
+            offer_moves_after(p, w, word, t[1], s, t + moves_kw + 1, n - moves_kw - 1);
         free(s);
     }
 }

@@ -6,15 +6,11 @@
 // `move`, `undo` and `play` work on top of `position`.
 #include "protocol/uci.h"
 
-#include "engine/core/parse.h"
-
 #include "bench/bench.h"
-#include "engine/backgammon/game.h"
 #include "engine/core/clock.h"
+#include "engine/core/parse.h"
 #include "engine/core/registry.h"
-#include "engine/mill/game.h"
 #include "protocol/info.h"
-#include "protocol/sanmill.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -22,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #define BOARD_TEXT_MAX 2048
 #define EVAL_TEXT_MAX 4096
@@ -258,12 +255,22 @@ static void play_move(Uci *u, const char *move) {
         error_reply(u, "play: the move could not be played");
 }
 
+// Hold the answer while the GUI still expects the search to run: under `go infinite`, and
+// while pondering, bestmove waits for stop or ponderhit, whatever the family and however soon
+// its search ended.
+static void hold_until_released(Uci *u) {
+    struct timespec ms = {0, 1000000};
+    while ((u->limits.infinite || atomic_load(&u->hooks.ponder)) && !atomic_load(&u->hooks.stop))
+        nanosleep(&ms, NULL);
+}
+
 // The search thread: search, then print the one bestmove of this go.
 static void *search_main(void *arg) {
     Uci *u = arg;
     SearchResult res;
     char line[96];
     u->family->search(u->game, &u->limits, &u->hooks, &res);
+    hold_until_released(u);
     if (u->search_plays && strcmp(res.best, "(none)"))
         play_move(u, res.best);
     info_bestmove(&res, !u->search_ugi, line, sizeof line);
@@ -423,8 +430,9 @@ static bool parse_go(const Uci *u, const Tokens *t, SearchLimits *lim, bool *pon
                 snprintf(msg, n, "unknown %s argument '%s'", t->v[0], shown(k, b1));
                 return false;
             }
-            if (key == GO_ROLLOUT && strcmp(u->family->name, "backgammon")) {
-                snprintf(msg, n, "%s rollout is for backgammon", t->v[0]);
+            if (key == GO_ROLLOUT && !(u->family->capabilities & GAME_CAN_ROLLOUT)) {
+                snprintf(msg, n, "%s rollout: %s has no rollouts", t->v[0],
+                         u->family->variant(u->game));
                 return false;
             }
             const GoNumber *g = &GO_NUMBERS[key];
@@ -705,7 +713,9 @@ static void cmd_setoption(Uci *u, const Tokens *t) {
         for (char *c = value; *c; c++)
             *c = (char)tolower((unsigned char)*c);
         const GameFamily *f = registry_find(value);
-        if (f && f != u->family) {
+        if (f == u->family && !strcmp(value, f->variant(u->game))) {
+            // The variant in force: nothing changes, its rule options keep their values.
+        } else if (f && f != u->family) {
             if (!switch_family(u, f, value, &err))
                 error_reply(u, err.msg);
             else
@@ -733,8 +743,26 @@ static void cmd_ucinewgame(Uci *u, const Tokens *t) {
     record_clear(&u->record);
 }
 
+// Whether the family reads positions written in format (a keyword of `position`).
+static bool reads_format(const GameFamily *f, const char *format) {
+    for (int i = 0; f->position_formats[i]; i++)
+        if (!strcmp(format, f->position_formats[i]))
+            return true;
+    return false;
+}
+
+// Whether some family reads positions written in format.
+static bool any_reads_format(const char *format) {
+    const GameFamily *f;
+    for (int i = 0; (f = registry_family(i)); i++)
+        if (reads_format(f, format))
+            return true;
+    return false;
+}
+
+// position startpos|<format> <string> [moves ...]: the formats are the family's own.
 static void cmd_position(Uci *u, const Tokens *t) {
-    char b1[48], msg[320], converted[SANMILL_FEN_MAX];
+    char b1[48], msg[320], fen[GAME_POSITION_MAX];
     int moves_at = t->n, fen_end = t->n;
     for (int i = 1; i < t->n; i++)
         if (!strcmp(t->v[i], "moves")) {
@@ -742,22 +770,27 @@ static void cmd_position(Uci *u, const Tokens *t) {
             fen_end = i;
             break;
         }
-    char *fen = NULL;
+    char *text = NULL;
     if (t->n >= 2 && !strcmp(t->v[1], "startpos")) {
         if (fen_end > 2) {
             snprintf(msg, sizeof msg, "unexpected '%s' after startpos", shown(t->v[2], b1));
             error_reply(u, msg);
             return;
         }
-    } else if (t->n >= 2 && (!strcmp(t->v[1], "fen") || !strcmp(t->v[1], "gnubgid") ||
-                             !strcmp(t->v[1], "xgid"))) {
+    } else if (t->n >= 2 && any_reads_format(t->v[1])) {
+        if (!reads_format(u->family, t->v[1])) {
+            snprintf(msg, sizeof msg, "position %s: %s reads no such position (position unchanged)",
+                     t->v[1], u->family->variant(u->game));
+            error_reply(u, msg);
+            return;
+        }
         if (fen_end == 2) {
             snprintf(msg, sizeof msg, "position %s needs a position string", t->v[1]);
             error_reply(u, msg);
             return;
         }
-        fen = join(t, 2, fen_end);
-        if (!fen) {
+        text = join(t, 2, fen_end);
+        if (!text) {
             error_reply(u, "out of memory");
             return;
         }
@@ -767,26 +800,13 @@ static void cmd_position(Uci *u, const Tokens *t) {
         return;
     }
     Error err;
-    bool ok = true;
-    if (fen && u->family == &MILL_FAMILY && sanmill_detect(fen)) {
-        const char *variant = u->family->variant(u->game);
-        if (!sanmill_variant_ok(variant))
-            ok = error_set(&err,
-                           "a Sanmill position needs a 24-point variant (nine, twelve, eleven, "
-                           "morabaraba, lasker), not %s",
-                           variant);
-        else if ((ok = sanmill_to_fen(fen, converted, sizeof converted, &err))) {
-            free(fen);
-            fen = strdup(converted);
-            ok = fen || error_set(&err, "out of memory");
-        }
-    }
+    bool ok = !text || u->family->read_position(u->game, t->v[1], text, fen, sizeof fen, &err);
     UciRecord r;
-    if (ok && !record_make(&r, fen, t, moves_at))
+    if (ok && !record_make(&r, text ? fen : NULL, t, moves_at))
         ok = error_set(&err, "out of memory");
     else if (ok) {
         const char *const *moves = (const char *const *)r.moves;
-        ok = u->family->set_position(u->game, fen, moves, r.nmoves, &err);
+        ok = u->family->set_position(u->game, text ? fen : NULL, moves, r.nmoves, &err);
         if (ok) {
             record_clear(&u->record);
             u->record = r;
@@ -798,7 +818,7 @@ static void cmd_position(Uci *u, const Tokens *t) {
         snprintf(msg, sizeof msg, "%s (position unchanged)", err.msg);
         error_reply(u, msg);
     }
-    free(fen);
+    free(text);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -888,21 +908,19 @@ static void cmd_play(Uci *u, const Tokens *t) {
 
 // query gameover|p1turn|result: `response ...` about the current position.
 static void cmd_query(Uci *u, const Tokens *t) {
-    char b1[48], msg[160], reason[160], fen[128];
+    char b1[48], msg[160], reason[160];
     if (t->n != 2) {
         error_reply(u, "usage: query gameover|p1turn|result");
         return;
     }
     pthread_mutex_lock(&u->game_lock);
     GameResult r = u->family->result(u->game, reason, sizeof reason);
-    u->family->get_position(u->game, fen, sizeof fen);
+    GameSide side = u->family->to_act(u->game);
     pthread_mutex_unlock(&u->game_lock);
-    // The side to move is the second field of the position string.
-    const char *side = fen + strcspn(fen, " ");
     if (!strcmp(t->v[1], "gameover")) {
         output_line(u->out, "response %s", r != RESULT_NONE ? "true" : "false");
     } else if (!strcmp(t->v[1], "p1turn")) {
-        output_line(u->out, "response %s", !strncmp(side, " w", 2) ? "true" : "false");
+        output_line(u->out, "response %s", side == SIDE_FIRST ? "true" : "false");
     } else if (!strcmp(t->v[1], "result")) {
         output_line(u->out, "response %s",
                     r == RESULT_WHITE_WINS   ? "p1win"
@@ -990,6 +1008,13 @@ static void cmd_eval(Uci *u, const Tokens *t) {
 static void cmd_analyze(Uci *u, const Tokens *t) {
     if (t->n > 1) {
         error_reply(u, "usage: analyze");
+        return;
+    }
+    if (!(u->family->capabilities & GAME_CAN_ANALYZE)) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "analyze: %s has no endgame databases",
+                 u->family->variant(u->game));
+        error_reply(u, msg);
         return;
     }
     char *text = malloc(ANALYZE_TEXT_MAX);

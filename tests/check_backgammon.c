@@ -503,7 +503,7 @@ START_TEST(test_go_rollout) {
     free(a);
     free(b);
     a = run("go rollout 5\n" BG_ON "go rollout 0\n");
-    ck_assert_msg(strstr(a, "info string error: go rollout is for backgammon\n"), "%s", a);
+    ck_assert_msg(strstr(a, "info string error: go rollout: nine has no rollouts\n"), "%s", a);
     ck_assert_msg(strstr(a, "info string error: go rollout takes a number from 1 to"), "%s", a);
     free(a);
 }

@@ -344,11 +344,16 @@ START_TEST(test_setoption_variant_resets_position) {
     ck_assert_str_eq(execute(&s, "setoption name UCI_Variant value nine"), "");
     get_fen(&s, fen, sizeof fen);
     ck_assert_str_eq(fen, NINE_START);
-    // Setting the same variant again also starts over.
+    // Setting the variant in force again changes nothing: not the position, not the rules.
     ck_assert_str_eq(execute(&s, "position startpos moves d7"), "");
+    ck_assert_str_eq(execute(&s, "setoption name Flying value false"), "");
     ck_assert_str_eq(execute(&s, "setoption name UCI_Variant value nine"), "");
     get_fen(&s, fen, sizeof fen);
-    ck_assert_str_eq(fen, NINE_START);
+    ck_assert_str_eq(fen, "1W1/3/3/6/3/3/3 b 8 9 0 1");
+    ck_assert_ptr_nonnull(strstr(execute(&s, "uci"), "option name Flying type check default false"));
+    // Another variant resets the rule options to its defaults.
+    ck_assert_str_eq(execute(&s, "setoption name UCI_Variant value twelve"), "");
+    ck_assert_ptr_nonnull(strstr(execute(&s, "uci"), "option name Flying type check default true"));
     session_close(&s);
 }
 END_TEST

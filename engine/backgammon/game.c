@@ -141,14 +141,40 @@ static void bg_get_option(const Game *g, const char *name, char *buf, size_t n) 
     snprintf(buf, n, "%s", "");
 }
 
-// Read a position string: an XGID (with `XGID=` or ten ':'-separated fields) or a gnubg ID.
-static bool read_position(const char *s, BgPosition *p, Error *err) {
+// Whether s is an XGID: with `XGID=`, or ten ':'-separated fields.
+static bool is_xgid(const char *s) {
     int colons = 0;
     for (const char *c = s; *c; c++)
         colons += *c == ':';
-    if (!strncmp(s, "XGID=", 5) || colons == 9)
+    return !strncmp(s, "XGID=", 5) || colons == 9;
+}
+
+// Read a position string: an XGID or a gnubg ID.
+static bool read_position(const char *s, BgPosition *p, Error *err) {
+    if (is_xgid(s))
         return bg_read_xgid(s, p, err);
     return bg_read_gnubgid(s, p, err);
+}
+
+// A position of `position fen` (either form), `position gnubgid` or `position xgid`, checked
+// and kept as written: set_position reads both forms.
+static bool bg_read_position(const Game *g, const char *format, const char *text, char *buf,
+                             size_t n, Error *err) {
+    (void)g;
+    BgPosition t;
+    bool xgid = is_xgid(text);
+    if (!strcmp(format, "gnubgid") && xgid)
+        return error_set(err, "an XGID is read by position xgid, not gnubgid");
+    if (!strcmp(format, "xgid") && !xgid)
+        return error_set(err, "not an XGID (XGID=... with ten fields)");
+    if (strcmp(format, "fen") && strcmp(format, "gnubgid") && strcmp(format, "xgid"))
+        return error_set(err, "backgammon reads no %s position (fen, gnubgid or xgid)", format);
+    if (!read_position(text, &t, err))
+        return false;
+    if (strlen(text) >= n)
+        return error_set(err, "the position string is too long");
+    strcpy(buf, text);
+    return true;
 }
 
 static bool bg_set_position(Game *g, const char *fen, const char *const *moves, int nmoves,
@@ -169,6 +195,13 @@ static bool bg_set_position(Game *g, const char *fen, const char *const *moves, 
 static void bg_get_position(const Game *g, char *buf, size_t n) { bg_gnubgid(&g->pos, buf, n); }
 
 static uint64_t bg_game_key(const Game *g) { return bg_key(&g->pos); }
+
+// Player 1 (X) is the first player; after a double the decision is the opponent's.
+static GameSide bg_to_act(const Game *g) {
+    const BgPosition *p = &g->pos;
+    int player = p->doubled ? !p->turn : p->turn;
+    return player == 1 ? SIDE_FIRST : SIDE_SECOND;
+}
 
 static int bg_legal_moves(const Game *g, MoveFn fn, void *ctx) {
     const BgPosition *p = &g->pos;
@@ -319,9 +352,13 @@ static void bg_clear_hash(Game *g) { (void)g; }
 
 static const char *bg_variant_id(int i) { return i == 0 ? "backgammon" : NULL; }
 
+static const char *const BG_FORMATS[] = {"fen", "gnubgid", "xgid", NULL};
+
 const GameFamily BG_FAMILY = {
     .name = "backgammon",
     .variant_id = bg_variant_id,
+    .capabilities = GAME_CAN_ROLLOUT,
+    .position_formats = BG_FORMATS,
     .create = bg_create,
     .destroy = bg_destroy,
     .variant = bg_variant,
@@ -330,11 +367,13 @@ const GameFamily BG_FAMILY = {
     .noptions = 0,
     .set_option = bg_set_option,
     .get_option = bg_get_option,
+    .read_position = bg_read_position,
     .set_position = bg_set_position,
     .get_position = bg_get_position,
     .key = bg_game_key,
     .legal_moves = bg_legal_moves,
     .result = bg_result,
+    .to_act = bg_to_act,
     .perft = bg_game_perft,
     .render = bg_render,
     .search = bg_game_search,

@@ -6,6 +6,7 @@
 #include "engine/mill/movegen.h"
 #include "engine/mill/notation.h"
 #include "engine/mill/perft.h"
+#include "engine/mill/sanmill.h"
 #include "engine/mill/search.h"
 #include "engine/mill/solve.h"
 
@@ -292,7 +293,30 @@ static void mill_get_position(const Game *g, char *buf, size_t n) {
     pos_get_fen(&g->mill.pos, buf, n);
 }
 
+// The one format of `position`: tabula's position string, or Sanmill's FEN of a 24-point
+// variant, converted.
+static bool mill_read_position(const Game *g, const char *format, const char *text, char *buf,
+                               size_t n, Error *err) {
+    if (strcmp(format, "fen"))
+        return error_set(err, "the mill games read no %s position (only fen)", format);
+    if (sanmill_detect(text)) {
+        const char *variant = g->mill.rules.variant->id;
+        if (!sanmill_variant_ok(variant))
+            return error_set(err,
+                             "a Sanmill position needs a 24-point variant (nine, twelve, "
+                             "eleven, morabaraba, lasker), not %s",
+                             variant);
+        return sanmill_to_fen(text, buf, n, err);
+    }
+    if (strlen(text) >= n)
+        return error_set(err, "the position string is too long");
+    strcpy(buf, text);
+    return true;
+}
+
 static uint64_t mill_key(const Game *g) { return g->mill.pos.key; }
+
+static GameSide mill_to_act(const Game *g) { return g->mill.pos.side ? SIDE_SECOND : SIDE_FIRST; }
 
 static int mill_legal_moves(const Game *g, MoveFn fn, void *ctx) {
     char why[128];
@@ -473,9 +497,13 @@ static const char *mill_variant_id(int i) {
     return i >= 0 && i < VARIANT_COUNT ? VARIANTS[i].id : NULL;
 }
 
+static const char *const MILL_FORMATS[] = {"fen", NULL};
+
 const GameFamily MILL_FAMILY = {
     .name = "mill",
     .variant_id = mill_variant_id,
+    .capabilities = GAME_CAN_ANALYZE | GAME_CAN_SOLVE,
+    .position_formats = MILL_FORMATS,
     .create = mill_create,
     .destroy = mill_destroy,
     .variant = mill_variant,
@@ -484,11 +512,13 @@ const GameFamily MILL_FAMILY = {
     .noptions = (int)(sizeof OPTIONS / sizeof OPTIONS[0]),
     .set_option = mill_set_option,
     .get_option = mill_get_option,
+    .read_position = mill_read_position,
     .set_position = mill_set_position,
     .get_position = mill_get_position,
     .key = mill_key,
     .legal_moves = mill_legal_moves,
     .result = mill_result,
+    .to_act = mill_to_act,
     .perft = mill_perft,
     .render = mill_render,
     .search = mill_game_search,

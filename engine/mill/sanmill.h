@@ -2,8 +2,8 @@
 // strings. Sanmill writes the 24-point board as three rings (inner, middle, outer), each of 8
 // points from 12 o'clock clockwise, with `O` white, `@` black, `*` empty and `X` a marked
 // point, then 16 more fields and optional extension tokens; docs/variants.md has the mapping.
-#ifndef PROTOCOL_SANMILL_H
-#define PROTOCOL_SANMILL_H
+#ifndef ENGINE_MILL_SANMILL_H
+#define ENGINE_MILL_SANMILL_H
 
 #include "engine/core/error.h"
 

@@ -14,7 +14,7 @@
 //         squares 8-31 (none 0); capture-state tokens `c:`, `i:`, `l:`, `m:`, `p:` are refused
 //
 // Fields 11-15 are checked for form and range and otherwise ignored.
-#include "protocol/sanmill.h"
+#include "engine/mill/sanmill.h"
 
 #include "engine/core/parse.h"
 
