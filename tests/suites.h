@@ -21,5 +21,6 @@ Suite *backgammon_suite(void);
 Suite *bgformats_suite(void);
 Suite *tb_suite(void);
 Suite *bgnet_suite(void);
+Suite *conformance_suite(void);
 
 #endif
