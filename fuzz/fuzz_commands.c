@@ -1,6 +1,8 @@
-// libFuzzer harness for the command loop: the input is a session, one command per line (a NUL
-// ends its line early, as it does for uci_loop), executed by uci_execute on a fresh Uci that
-// writes to /dev/null. Each line is also Tab-completed at its last word by prompt_complete.
+// libFuzzer harness for the command loop. The input's first byte picks the variant to start
+// from, among every variant of every family (the registry's), so that each family is fuzzed
+// from its first line on; the rest is a conversation, one command per line (a NUL ends its line
+// early, as it does for uci_loop), executed by uci_execute on a fresh Uci that writes to
+// /dev/null. Each line is also Tab-completed at its last word by prompt_complete.
 //
 // Kept fast and free of false hangs:
 // - `go` and `play` run as written (their arguments are parsed), but the search never outlives
@@ -11,7 +13,8 @@
 // - perft depths above 2 and Threads above 4 are lowered to those.
 // - Every transposition table is 1 MB, whatever Hash says: tt_init is wrapped at link time
 //   (-Wl,--wrap=tt_init). The table's size changes nothing the fuzzer can check, and the 16 MB
-//   table of each fresh session would take most of the time (and Hash 65536 all the memory).
+//   table of each fresh engine would take most of the time (and Hash 65536 all the memory).
+#include "engine/core/registry.h"
 #include "engine/core/tt.h"
 #include "protocol/prompt.h"
 #include "protocol/uci.h"
@@ -104,6 +107,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static Prompt prompt; // its scratch game outlives the inputs: set up afresh on each use
     if (!sink && !(sink = fopen("/dev/null", "w")))
         abort();
+    if (size == 0)
+        return 0;
+    int nvariants = 0;
+    while (registry_variant(nvariants))
+        nvariants++;
+    char variant[96];
+    snprintf(variant, sizeof variant, "setoption name UCI_Variant value %s",
+             registry_variant(data[0] % nvariants));
+    data++, size--;
     char *text = malloc(size + 1);
     if (!text)
         return 0;
@@ -116,6 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!uci_init(&u, &out))
         abort();
     prompt.u = &u;
+    uci_execute(&u, variant);
     for (char *line = text, *next; line < text + size && !u.quit; line = next) {
         char *nl = memchr(line, '\n', (size_t)(text + size - line));
         next = nl ? nl + 1 : text + size;

@@ -7,6 +7,7 @@
 #include "engine/backgammon/met.h"
 #include "engine/backgammon/notation.h"
 #include "engine/core/clock.h"
+#include "engine/core/timeman.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -190,28 +191,26 @@ static bool allowed(const SearchLimits *lim, const char *token) {
     return false;
 }
 
+// Backgammon's tuning of the time manager: one budget, both limits, at most half the clock.
+static const TimeParams BG_TIME = {.moves_to_go = 30,
+                                   .inc_percent = 50,
+                                   .soft_max_percent = 50,
+                                   .hard_over_soft = 1,
+                                   .hard_divisor = 1,
+                                   .reserve_percent = 50};
+
 // The deepest depth to search and the time budget (ms, 0 = none) for this go.
 static int plan(const BgPosition *p, const SearchLimits *lim, BgSearch *s, int64_t *budget_ms) {
-    *budget_ms = 0;
     int maxd = BG_DEFAULT_DEPTH;
-    int me = p->turn == 1 ? 0 : 1; // player 1 (X) is white, the first clock
-    if (lim->movetime > 0) {
-        *budget_ms = lim->movetime - lim->move_overhead;
-    } else if (lim->time[me] >= 0 && !lim->infinite) {
-        int64_t left = lim->time[me] - lim->move_overhead;
-        *budget_ms = left / (lim->movestogo > 0 ? lim->movestogo : 30) + lim->inc[me] / 2;
-        if (*budget_ms > left / 2)
-            *budget_ms = left / 2;
-    }
+    TimeManager tm;
+    tm_init(&tm, lim, p->turn == 1 ? 0 : 1, &BG_TIME); // player 1 (X) has the first clock
+    *budget_ms = tm.hard_us == INT64_MAX ? 0 : (tm.hard_us + 999) / 1000;
     if (*budget_ms || lim->nodes)
         maxd = BG_MAX_DEPTH;
     if (s->hooks && atomic_load(&s->hooks->ponder))
         maxd = BG_DEFAULT_DEPTH; // no deadline while pondering: do not start a deep search
     if (lim->depth > 0)
         maxd = lim->depth < BG_MAX_DEPTH ? lim->depth : BG_MAX_DEPTH;
-    if (*budget_ms < 1 && (lim->movetime > 0 || lim->time[me] >= 0) && !lim->infinite &&
-        !lim->depth)
-        *budget_ms = 1;
     if (*budget_ms > 0 && !(s->hooks && atomic_load(&s->hooks->ponder)))
         s->deadline_us = lim->start_us + *budget_ms * 1000;
     s->node_limit = lim->nodes;

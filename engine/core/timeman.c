@@ -2,10 +2,9 @@
 
 #include "engine/core/clock.h"
 
-#define MOVES_TO_GO 30 // assumed when the GUI does not say; mill games are short
 #define MIN_BUDGET_US 1000
 
-void tm_init(TimeManager *tm, const SearchLimits *lim, int side) {
+void tm_init(TimeManager *tm, const SearchLimits *lim, int side, const TimeParams *params) {
     int64_t overhead = lim->move_overhead * 1000;
     tm->soft_us = tm->hard_us = INT64_MAX;
     tm->fixed = false;
@@ -23,22 +22,24 @@ void tm_init(TimeManager *tm, const SearchLimits *lim, int side) {
     if (lim->time[side] < 0)
         return;
     int64_t left = lim->time[side] * 1000, inc = lim->inc[side] > 0 ? lim->inc[side] * 1000 : 0;
-    int mtg = lim->movestogo > 0 ? lim->movestogo : MOVES_TO_GO;
+    int mtg = lim->movestogo > 0 ? lim->movestogo : params->moves_to_go;
     int64_t usable = left - overhead;
     if (usable < MIN_BUDGET_US)
         usable = MIN_BUDGET_US;
-    int64_t soft = usable / mtg + inc * 3 / 4;
-    if (soft > usable / 5)
-        soft = usable / 5;
-    int64_t hard = usable / 3 + inc * 3 / 4;
-    if (hard > 5 * soft)
-        hard = 5 * soft;
+    int64_t inc_share = inc * params->inc_percent / 100;
+    int64_t reserve = usable * params->reserve_percent / 100;
+    int64_t soft = usable / mtg + inc_share;
+    if (soft > usable * params->soft_max_percent / 100)
+        soft = usable * params->soft_max_percent / 100;
+    int64_t hard = usable / params->hard_divisor + inc_share;
+    if (hard > params->hard_over_soft * soft)
+        hard = params->hard_over_soft * soft;
     if (mtg == 1)
-        soft = hard = usable * 7 / 10;
-    // Keep a reserve: a move never takes more than 70% of what is left after the overhead,
-    // so that a clock running low settles above the increment instead of at the overhead.
-    if (hard > usable * 7 / 10)
-        hard = usable * 7 / 10;
+        soft = hard = reserve;
+    // Keep a reserve, so that a clock running low settles above the increment instead of at
+    // the overhead.
+    if (hard > reserve)
+        hard = reserve;
     if (soft > hard)
         soft = hard;
     tm->soft_us = soft > MIN_BUDGET_US / 2 ? soft : MIN_BUDGET_US / 2;

@@ -1042,6 +1042,15 @@ static int filter_searchmoves(const Position *p, const SearchLimits *lim, RootMo
     return k ? k : n;
 }
 
+// The mill games' tuning of the time manager: games are short (30 moves to go), the soft
+// limit at most a fifth of the clock, the hard one at most five soft limits.
+static const TimeParams MILL_TIME = {.moves_to_go = 30,
+                                     .inc_percent = 75,
+                                     .soft_max_percent = 20,
+                                     .hard_over_soft = 5,
+                                     .hard_divisor = 3,
+                                     .reserve_percent = 70};
+
 // Wait while the GUI still expects the search to run (infinite, or pondering).
 static void wait_for_release(const SearchLimits *lim, SearchHooks *hooks) {
     struct timespec ms = {0, 1000000};
@@ -1079,7 +1088,7 @@ void mill_search(const MillGame *g, TT *tt, const SearchLimits *lim, SearchHooks
 
     pthread_once(&reductions_once, init_reductions);
     Shared sh = {.game = g, .tt = tt, .lim = lim, .hooks = hooks};
-    tm_init(&sh.tm, lim, g->pos.side);
+    tm_init(&sh.tm, lim, g->pos.side, &MILL_TIME);
     atomic_init(&sh.halt, false);
     atomic_init(&sh.tbhits, root_tbhits);
     int nthreads = lim->threads < 1 ? 1 : lim->threads;
