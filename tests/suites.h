@@ -11,6 +11,10 @@ Suite *movegen_suite(void);
 Suite *rules_suite(void);
 Suite *notation_suite(void);
 Suite *uci_suite(void);
+// The uci suite's test cases in check_uci_framing.c, check_uci_go.c and check_uci_commands.c.
+void uci_framing_cases(Suite *s);
+void uci_go_cases(Suite *s);
+void uci_commands_cases(Suite *s);
 Suite *search_suite(void);
 Suite *session_suite(void);
 Suite *stats_suite(void);
