@@ -16,7 +16,7 @@ void uci_framing_cases(Suite *s);
 void uci_go_cases(Suite *s);
 void uci_commands_cases(Suite *s);
 Suite *search_suite(void);
-Suite *session_suite(void);
+Suite *binary_suite(void);
 Suite *stats_suite(void);
 Suite *referee_suite(void);
 Suite *match_suite(void);
