@@ -22,6 +22,8 @@ Suite *referee_suite(void);
 Suite *match_suite(void);
 Suite *solve_suite(void);
 Suite *backgammon_suite(void);
+// The backgammon suite's test cases in check_bgcube.c.
+void backgammon_cube_cases(Suite *s);
 Suite *bgformats_suite(void);
 Suite *tb_suite(void);
 Suite *bgnet_suite(void);
