@@ -1,6 +1,6 @@
-// Backgammon rules: legal plays (RULES.md section 8, BACKGAMMON.md, the given vectors),
-// bearing off, the bar, the larger-die rule, game ends and their scores, perft, and the
-// protocol with UCI_Variant backgammon.
+// Backgammon rules: legal plays (docs/backgammon.md, "Rules", and the vectors of
+// data/bg_plays.txt), bearing off, the bar, the larger-die rule, game ends and their scores,
+// perft, and the protocol with UCI_Variant backgammon. The cube is in check_bgcube.c.
 #include "tests/suites.h"
 
 #include "tests/harness.h"
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BG_DATA_FILE "data/bg_plays_given.txt"
+#define BG_DATA_FILE "data/bg_plays.txt"
 #define START_ID "4HPwATDgc/ABMA:cAkAAAAAAAAA"
 
 // A position with X (player 1) on roll: x and o list "<point>:<count>" in each player's own
@@ -86,7 +86,7 @@ static int count_plays(const BgPosition *p) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Opening counts (RULES.md section 8)
+// Opening counts (docs/backgammon.md, "Rules")
 
 // clang-format off
 static const struct { int d1, d2, plays; } OPENING[] = {
@@ -126,7 +126,8 @@ START_TEST(test_opening_sum) {
 END_TEST
 
 // ---------------------------------------------------------------------------------------------
-// The given vectors (agree with gnubg) and the harder cases of BACKGAMMON.md
+// The vectors of data/bg_plays.txt (they agree with gnubg) and the harder cases of
+// docs/backgammon.md
 
 typedef struct BgVector {
     char id[32];
@@ -162,7 +163,7 @@ static int bg_vectors_load(void) {
 START_TEST(test_data_file) { ck_assert_int_ge(bg_vectors_load(), 40); }
 END_TEST
 
-START_TEST(test_given_vector) {
+START_TEST(test_data_vector) {
     const BgVector *v = &bgvec[_i];
     BgPosition p;
     bg_set_start(&p);
@@ -673,7 +674,7 @@ Suite *backgammon_suite(void) {
     tcase_add_loop_test(tc, test_opening_roll, 0, NOPENING);
     tcase_add_test(tc, test_opening_sum);
     tcase_add_test(tc, test_data_file);
-    tcase_add_loop_test(tc, test_given_vector, 0, bg_vectors_load());
+    tcase_add_loop_test(tc, test_data_vector, 0, bg_vectors_load());
     tcase_add_loop_test(tc, test_harder_case, 0, (int)(sizeof HARDER / sizeof HARDER[0]));
     tcase_add_loop_test(tc, test_hand_case, 0, NHAND);
     tcase_add_test(tc, test_hit_flags);

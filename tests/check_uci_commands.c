@@ -45,7 +45,7 @@ static void strip_nps(char *text) {
 }
 
 // bench: one line per position, then `<nodes> nodes <nps> nps`; the same count on every run;
-// the session's position and options are left alone.
+// the engine's position and options are left alone.
 START_TEST(test_bench) {
     Proto *e = proto_open();
     ck_assert_str_eq(proto_send(e, "setoption name UCI_Variant value six"), "");
@@ -521,7 +521,7 @@ static int completions(Prompt *p, const char *line, const char *want) {
 }
 
 // Completing the moves of a `position` line replays them on the prompt's own game; when the
-// session switches between the mill and backgammon families that game is made anew (it used
+// engine switches between the mill and backgammon families that game is made anew (it used
 // to be the other family's, and was freed and used with the wrong functions).
 START_TEST(test_prompt_across_families) {
     Proto *e = proto_open();

@@ -292,7 +292,7 @@ START_TEST(test_framing_quit) {
 }
 END_TEST
 
-// A whole session through uci_loop, as a GUI would drive it.
+// A whole game through uci_loop, as a GUI would drive it.
 START_TEST(test_loop_script) {
     const char *script = "uci\n"
                          "isready\n"

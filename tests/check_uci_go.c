@@ -94,7 +94,7 @@ START_TEST(test_search_switches) {
 }
 END_TEST
 
-// go depth 3: info lines in the contract's format, deepening to 3, then the bestmove, which is
+// go depth 3: info lines in the protocol's form, deepening to 3, then the bestmove, which is
 // the first move of the last principal variation.
 START_TEST(test_go_info_format) {
     Proto *e = proto_open();
@@ -284,7 +284,7 @@ START_TEST(test_quit_during_search) {
     ck_assert_int_eq(count_prefix(out, "bestmove "), 1);
     free(out);
 
-    // A session freed while searching stops the search too.
+    // An engine freed while searching stops the search too.
     e = proto_open();
     uci_execute(&e->uci, "go infinite");
     sleep_ms(20);
