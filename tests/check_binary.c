@@ -33,8 +33,8 @@ static char *legal_moves(Child *e) {
     return line;
 }
 
-// Check that text holds exactly one bestmove line, the last one, with tokens words (2 in UGI,
-// 2 or 4 in UCI), its move one of legal; copy the move into best.
+// Check that text holds exactly one bestmove line (child_expect ends text with it) of 2 tokens in
+// UGI, 2 or 4 in UCI, its move one of legal; copy the move into best.
 static void check_bestmove(const char *text, const char *legal, bool ugi, char *best, size_t n) {
     char rest[256], a[64] = "", kw[64] = "", b[64] = "", extra[64] = "";
     ck_assert_msg(count_prefix(text, "bestmove") == 1, "not one bestmove in:\n%s", text);

@@ -579,6 +579,8 @@ START_TEST(test_accessors) {
     uci_print_board(&e->uci);
     char *board = strdup(proto_take(e));
     const char *d = proto_send(e, "d");
+    // An empty board would be a prefix of anything: it must hold the drawing's last line.
+    ck_assert_msg(has_line(board, "   a   b   c"), "%s", board);
     ck_assert_msg(!strncmp(d, board, strlen(board)) && !strstr(board, "Position"), "%s", board);
     free(board);
     proto_close(e);
