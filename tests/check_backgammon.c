@@ -1,25 +1,22 @@
-// Backgammon rules: legal plays (RULES.md section 8, BACKGAMMON.md, the given vectors),
-// bearing off, the bar, the larger-die rule, game ends and their scores, perft, and the
-// protocol with UCI_Variant backgammon.
+// Backgammon rules: legal plays (docs/backgammon.md, "Rules", and the vectors of
+// data/bg_plays.txt), bearing off, the bar, the larger-die rule, game ends and their scores,
+// perft, and the protocol with UCI_Variant backgammon. The cube is in check_bgcube.c.
 #include "tests/suites.h"
 
+#include "tests/harness.h"
 #include "tests/helpers.h"
 
-#include "engine/backgammon/cube.h"
 #include "engine/backgammon/game.h"
 #include "engine/backgammon/ids.h"
-#include "engine/backgammon/met.h"
 #include "engine/backgammon/movegen.h"
 #include "engine/backgammon/notation.h"
 #include "protocol/external.h"
-#include "protocol/output.h"
-#include "protocol/uci.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define BG_DATA_FILE "data/bg_plays_given.txt"
+#define BG_DATA_FILE "data/bg_plays.txt"
 #define START_ID "4HPwATDgc/ABMA:cAkAAAAAAAAA"
 
 // A position with X (player 1) on roll: x and o list "<point>:<count>" in each player's own
@@ -89,7 +86,7 @@ static int count_plays(const BgPosition *p) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Opening counts (RULES.md section 8)
+// Opening counts (docs/backgammon.md, "Rules")
 
 // clang-format off
 static const struct { int d1, d2, plays; } OPENING[] = {
@@ -129,7 +126,8 @@ START_TEST(test_opening_sum) {
 END_TEST
 
 // ---------------------------------------------------------------------------------------------
-// The given vectors (agree with gnubg) and the harder cases of BACKGAMMON.md
+// The vectors of data/bg_plays.txt (they agree with gnubg) and the harder cases of
+// docs/backgammon.md
 
 typedef struct BgVector {
     char id[32];
@@ -165,7 +163,7 @@ static int bg_vectors_load(void) {
 START_TEST(test_data_file) { ck_assert_int_ge(bg_vectors_load(), 40); }
 END_TEST
 
-START_TEST(test_given_vector) {
+START_TEST(test_data_vector) {
     const BgVector *v = &bgvec[_i];
     BgPosition p;
     bg_set_start(&p);
@@ -461,38 +459,13 @@ END_TEST
 // ---------------------------------------------------------------------------------------------
 // The protocol
 
-// Run a script of '\n'-separated commands and return everything written.
-static char *run(const char *script) {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    ck_assert_ptr_nonnull(f);
-    Output out;
-    output_init(&out, f);
-    Uci u;
-    ck_assert(uci_init(&u, &out));
-    char *copy = strdup(script);
-    for (char *line = copy, *next; line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        uci_execute(&u, line);
-        uci_finish_search(&u);
-    }
-    free(copy);
-    uci_free(&u);
-    output_free(&out);
-    fclose(f);
-    return buf;
-}
-
 #define BG_ON "setoption name UCI_Variant value backgammon\n"
 
 // go rollout: the search's candidates rolled out, reported at depth BG_ROLLOUT_PLIES, the
 // same on every run (duplicate dice from the position's key); refused for the mill games.
 START_TEST(test_go_rollout) {
     const char *script = BG_ON "position startpos moves 31\ngo depth 1 rollout 40\n";
-    char *a = run(script), *b = run(script);
+    char *a = proto_run(script, true), *b = proto_run(script, true);
     const char *ra = strstr(a, "info depth 10 "), *rb = strstr(b, "info depth 10 ");
     ck_assert_msg(ra && rb && strstr(a, "bestmove 31:"), "%s", a);
     // The probabilities and node counts of the rollout line, and the move, are the same.
@@ -502,7 +475,7 @@ START_TEST(test_go_rollout) {
     ck_assert_int_eq(count_prefix(a, "info string error"), 0);
     free(a);
     free(b);
-    a = run("go rollout 5\n" BG_ON "go rollout 0\n");
+    a = proto_run("go rollout 5\n" BG_ON "go rollout 0\n", true);
     ck_assert_msg(strstr(a, "info string error: go rollout: nine has no rollouts\n"), "%s", a);
     ck_assert_msg(strstr(a, "info string error: go rollout takes a number from 1 to"), "%s", a);
     free(a);
@@ -510,7 +483,8 @@ START_TEST(test_go_rollout) {
 END_TEST
 
 START_TEST(test_uci_variant) {
-    char *text = run("uci\n" BG_ON "d\nuci\nsetoption name UCI_Variant value nine\nd\n");
+    char *text =
+        proto_run("uci\n" BG_ON "d\nuci\nsetoption name UCI_Variant value nine\nd\n", true);
     ck_assert_msg(strstr(text, " var nine") && strstr(text, " var backgammon"), "%s", text);
     ck_assert_msg(strstr(text, "default backgammon"), "%s", text);
     ck_assert_msg(strstr(text, "Position: " START_ID), "%s", text);
@@ -522,10 +496,12 @@ START_TEST(test_uci_variant) {
 END_TEST
 
 START_TEST(test_uci_position_moves) {
-    char *text = run(BG_ON "position startpos moves 31:8/5,6/5 64\nd\nmoves\n"
-                           "position gnubgid sGfwATDgc/ABMA:MAETAAAAAAAA\nd\n"
-                           "position xgid XGID=-b---BD-B---eE---c-e----B-:0:0:-1:64:0:0:1:0:10\n"
-                           "d\nposition startpos\nmoves\n");
+    char *text =
+        proto_run(BG_ON "position startpos moves 31:8/5,6/5 64\nd\nmoves\n"
+                        "position gnubgid sGfwATDgc/ABMA:MAETAAAAAAAA\nd\n"
+                        "position xgid XGID=-b---BD-B---eE---c-e----B-:0:0:-1:64:0:0:1:0:10\n"
+                        "d\nposition startpos\nmoves\n",
+                  true);
     ck_assert_int_eq(count_prefix(text, "Position: sGfwATDgc/ABMA:MAETAAAAAAAA"), 3);
     ck_assert_int_eq(count_prefix(text, "XGID=-b---BD-B---eE---c-e----B-:0:0:-1:64:0:0:1:0:10"), 3);
     ck_assert_msg(strstr(text, "O (player 0) on roll, dice 64"), "%s", text);
@@ -537,10 +513,11 @@ START_TEST(test_uci_position_moves) {
 END_TEST
 
 START_TEST(test_uci_errors) {
-    char *text = run(BG_ON "position startpos moves 31:8/5,6/5\n"
-                           "position startpos moves 31:8/3\nd\n"
-                           "position gnubgid 4HPwATDgc/ABM\nposition xgid XGID=bad\n"
-                           "position startpos moves take\nposition fen\nperft 0\n");
+    char *text = proto_run(BG_ON "position startpos moves 31:8/5,6/5\n"
+                                 "position startpos moves 31:8/3\nd\n"
+                                 "position gnubgid 4HPwATDgc/ABM\nposition xgid XGID=bad\n"
+                                 "position startpos moves take\nposition fen\nperft 0\n",
+                           true);
     ck_assert_int_eq(count_prefix(text, "info string error"), 6);
     ck_assert_msg(strstr(text, "Position: sGfwATDgc/ABMA:MAEAAAAAAAAA"), "%s", text);
     free(text);
@@ -548,11 +525,12 @@ START_TEST(test_uci_errors) {
 END_TEST
 
 START_TEST(test_uci_go) {
-    char *text = run(BG_ON "position startpos moves 31\ngo depth 1\nposition startpos\ngo\n"
-                           "position startpos moves double\ngo depth 2\n"
-                           "position startpos moves 65\ngo searchmoves 65:24/13\n"
-                           "position startpos moves double drop\ngo\n"
-                           "position gnubgid 4HPwATDgc/ABUA:cAkbAAAAAAAA\ngo\n");
+    char *text = proto_run(BG_ON "position startpos moves 31\ngo depth 1\nposition startpos\ngo\n"
+                                 "position startpos moves double\ngo depth 2\n"
+                                 "position startpos moves 65\ngo searchmoves 65:24/13\n"
+                                 "position startpos moves double drop\ngo\n"
+                                 "position gnubgid 4HPwATDgc/ABUA:cAkbAAAAAAAA\ngo\n",
+                           true);
     char best[64];
     ck_assert(line_after(text, "bestmove ", best, sizeof best));
     BgPosition p;
@@ -576,7 +554,7 @@ START_TEST(test_uci_go) {
 END_TEST
 
 START_TEST(test_uci_perft) {
-    char *text = run(BG_ON "perft 1\nposition startpos moves 66\nperft 1\n");
+    char *text = proto_run(BG_ON "perft 1\nposition startpos moves 66\nperft 1\n", true);
     ck_assert_msg(strstr(text, "31: 16\n"), "%s", text);
     ck_assert_msg(strstr(text, "Nodes searched: 447\n"), "%s", text);
     ck_assert_msg(strstr(text, "66:24/18(2),13/7(2): 1\n"), "%s", text);
@@ -689,147 +667,6 @@ START_TEST(test_external_serve) {
 }
 END_TEST
 
-// Janowski money cube (cube.h), hand-checked. No gammons (W = L = 1), x = 0.68: the taker
-// owning the cube has equity -1 + 2.34 q per unit, so doubled to 2 it takes from q = 1 / 4.68
-// = 21.4% (a dead cube, x = 0: 25%).
-static BgProbs no_gammons(double win) {
-    BgProbs p = {win, 0, 0, 0, 0};
-    return p;
-}
-
-START_TEST(test_cube_take_point) {
-    // The doubler's chances are 1 - q.
-    BgCubeDecision d = bg_cube_decide(&(BgProbs){0.78, 0, 0, 0, 0}, true, false, 0.68);
-    ck_assert(d.should_take); // q = 22%
-    d = bg_cube_decide(&(BgProbs){0.79, 0, 0, 0, 0}, true, false, 0.68);
-    ck_assert(!d.should_take); // q = 21%
-    BgProbs at = no_gammons(1 - 0.5 / 2.34);
-    ck_assert_double_eq_tol(bg_cube_decide(&at, true, false, 0.68).double_take, 1.0, 1e-9);
-    // Dead cube: exactly 25%.
-    at = no_gammons(0.75);
-    ck_assert_double_eq_tol(bg_cube_decide(&at, true, false, 0.0).double_take, 1.0, 1e-9);
-    // Cubeful equities at the ends: owning the cube at p = 0 loses 1, cashes at p >= 0.8.
-    BgProbs zero = no_gammons(0), cash = no_gammons(0.8);
-    ck_assert_double_eq_tol(bg_cubeful_money(&zero, BG_CUBE_MINE, false, 0.68), -1, 1e-9);
-    ck_assert_double_eq_tol(bg_cubeful_money(&cash, BG_CUBE_MINE, false, 1.0), 1, 1e-9);
-}
-END_TEST
-
-START_TEST(test_cube_doubling_window) {
-    // No gammons, centred cube, x = 0.68: 50% is no double; 70% doubles (and is a take);
-    // 85% doubles and is a pass.
-    BgCubeDecision d = bg_cube_decide(&(BgProbs){0.50, 0, 0, 0, 0}, true, false, 0.68);
-    ck_assert(!d.should_double);
-    d = bg_cube_decide(&(BgProbs){0.70, 0, 0, 0, 0}, true, false, 0.68);
-    ck_assert(d.should_double && d.should_take);
-    d = bg_cube_decide(&(BgProbs){0.85, 0, 0, 0, 0}, true, false, 0.68);
-    ck_assert(d.should_double && !d.should_take);
-    // Too good: 85% wins with 60% gammons, the opponent passes; playing on is worth more than
-    // the point (Jacoby off).
-    d = bg_cube_decide(&(BgProbs){0.85, 0.60, 0, 0, 0}, true, false, 0.68);
-    ck_assert(!d.should_double && !d.should_take);
-    // With the Jacoby rule and a centred cube the same position doubles out.
-    d = bg_cube_decide(&(BgProbs){0.85, 0.60, 0, 0, 0}, true, true, 0.68);
-    ck_assert(d.should_double);
-}
-END_TEST
-
-// tabula's match equity table (met.h), hand-checked with g = BG_MET_GAMMON.
-START_TEST(test_met_facts) {
-    double g = BG_MET_GAMMON;
-    ck_assert_double_eq_tol(bg_met(1, 1, false), 0.5, 1e-12); // DMP
-    ck_assert_double_eq_tol(bg_met(1, 1, true), 0.5, 1e-12);
-    // The Crawford game at 1-away 2-away: the trailer needs a gammon, or a single win and DMP.
-    ck_assert_double_eq_tol(bg_met(2, 1, false), 0.5 * ((1 - g) * 0.5 + g), 1e-9);
-    // Post-Crawford 2-away: the trailer doubles at once; take or (free) drop, 50%.
-    ck_assert_double_eq_tol(bg_met(2, 1, true), 0.5, 1e-9);
-    // Post-Crawford 3-away: the leader takes: a win leaves DMP, a gammon wins.
-    ck_assert_double_eq_tol(bg_met(3, 1, true), 0.5 * ((1 - g) * 0.5 + g), 1e-9);
-    for (int a = 1; a <= 12; a++)
-        for (int b = 1; b <= 12; b++) {
-            double m = bg_met(a, b, false);
-            ck_assert_double_eq_tol(m + bg_met(b, a, false), 1, 1e-6); // symmetric
-            ck_assert(m > 0 && m < 1);
-            if (a == b)
-                ck_assert_double_eq_tol(m, 0.5, 1e-6);
-            ck_assert(bg_met(a + 1, b, false) <= m + 1e-9); // further away: worse
-            ck_assert(bg_met(a, b + 1, false) >= m - 1e-9);
-        }
-}
-END_TEST
-
-// A match position before the roll, turn = 1 at da away against dt away.
-static BgPosition match_pos(int length, int da, int dt, bool crawford) {
-    BgPosition p;
-    bg_set_start(&p);
-    p.jacoby = false;
-    p.length = length;
-    p.score[1] = length - da;
-    p.score[0] = length - dt;
-    p.crawford = crawford;
-    return p;
-}
-
-// The taker's take point (its chance to win) when the player 'da' away doubles one 'dt' away.
-static double take_point(int da, int dt, double gammon_share) {
-    BgPosition p = match_pos(9, da, dt, false);
-    double lo = 0, hi = 1;
-    for (int i = 0; i < 40; i++) {
-        double q = (lo + hi) / 2;
-        BgProbs pr = {q, q * gammon_share, 0, 0, 0};
-        if (bg_match_cube_decide(&p, &pr, BG_CUBE_EFFICIENCY).should_take)
-            lo = q;
-        else
-            hi = q;
-    }
-    return 1 - lo;
-}
-
-START_TEST(test_match_take_points) {
-    // Sane (between 15% and 35%) at a few scores, and the take decision is monotone in the
-    // taker's chances: once a take, a take for every better position.
-    static const int SCORES[][2] = {{2, 4}, {3, 5}, {4, 4}, {5, 7}, {7, 7}};
-    for (size_t k = 0; k < sizeof SCORES / sizeof SCORES[0]; k++) {
-        double tp = take_point(SCORES[k][0], SCORES[k][1], 0);
-        ck_assert_msg(tp > 0.15 && tp < 0.35, "%d-away doubles %d-away: take point %.3f",
-                      SCORES[k][0], SCORES[k][1], tp);
-        BgPosition p = match_pos(9, SCORES[k][0], SCORES[k][1], false);
-        bool taken = false;
-        for (int i = 100; i >= 0; i--) { // the doubler's chances going down
-            BgProbs pr = {i / 100.0, 0, 0, 0, 0};
-            bool t = bg_match_cube_decide(&p, &pr, BG_CUBE_EFFICIENCY).should_take;
-            ck_assert(!taken || t);
-            taken = t;
-        }
-        // The doubler's gammons make the take harder.
-        ck_assert(take_point(SCORES[k][0], SCORES[k][1], 0.3) >= tp - 1e-6);
-    }
-    // 2-away 2-away: the cube is dead once turned, so the take point is the Crawford equity of
-    // the trailer, 1/2 ((1 - g) / 2 + g).
-    ck_assert_double_eq_tol(take_point(2, 2, 0), 0.5 * ((1 - BG_MET_GAMMON) * 0.5 + BG_MET_GAMMON),
-                            2e-3);
-}
-END_TEST
-
-START_TEST(test_match_crawford_cube) {
-    BgProbs strong = {0.85, 0.2, 0, 0.02, 0}, even = {0.5, 0.13, 0, 0.13, 0};
-    // The Crawford game: no doubling, whatever the chances.
-    BgPosition p = match_pos(5, 4, 1, true);
-    ck_assert(!bg_match_cube_decide(&p, &strong, BG_CUBE_EFFICIENCY).should_double);
-    ck_assert(!bg_can_double(&p));
-    // Post-Crawford: the trailer doubles at once, the leader never.
-    p = match_pos(5, 4, 1, false);
-    ck_assert(bg_match_cube_decide(&p, &even, BG_CUBE_EFFICIENCY).should_double);
-    p = match_pos(5, 1, 4, false);
-    ck_assert(!bg_match_cube_decide(&p, &strong, BG_CUBE_EFFICIENCY).should_double);
-    // An even position early in a long match: no double; a strong one: double.
-    p = match_pos(9, 7, 7, false);
-    ck_assert(!bg_match_cube_decide(&p, &even, BG_CUBE_EFFICIENCY).should_double);
-    BgProbs good = {0.72, 0.1, 0, 0.03, 0};
-    ck_assert(bg_match_cube_decide(&p, &good, BG_CUBE_EFFICIENCY).should_double);
-}
-END_TEST
-
 Suite *backgammon_suite(void) {
     Suite *s = suite_create("backgammon");
     TCase *tc = tcase_create("plays");
@@ -837,7 +674,7 @@ Suite *backgammon_suite(void) {
     tcase_add_loop_test(tc, test_opening_roll, 0, NOPENING);
     tcase_add_test(tc, test_opening_sum);
     tcase_add_test(tc, test_data_file);
-    tcase_add_loop_test(tc, test_given_vector, 0, bg_vectors_load());
+    tcase_add_loop_test(tc, test_data_vector, 0, bg_vectors_load());
     tcase_add_loop_test(tc, test_harder_case, 0, (int)(sizeof HARDER / sizeof HARDER[0]));
     tcase_add_loop_test(tc, test_hand_case, 0, NHAND);
     tcase_add_test(tc, test_hit_flags);
@@ -869,12 +706,6 @@ Suite *backgammon_suite(void) {
     tcase_add_test(tc, test_external_serve);
     suite_add_tcase(s, tc);
 
-    tc = tcase_create("cube");
-    tcase_add_test(tc, test_cube_take_point);
-    tcase_add_test(tc, test_cube_doubling_window);
-    tcase_add_test(tc, test_met_facts);
-    tcase_add_test(tc, test_match_take_points);
-    tcase_add_test(tc, test_match_crawford_cube);
-    suite_add_tcase(s, tc);
+    backgammon_cube_cases(s);
     return s;
 }

@@ -1,5 +1,5 @@
 // Backgammon position formats: gnubg Position ID and Match ID, XGID; round trips on the
-// examples of BACKGAMMON.md and values gnubg 1.07 printed, and refusals of bad input.
+// examples of docs/backgammon.md and values gnubg 1.07 printed, and refusals of bad input.
 #include "tests/suites.h"
 
 #include "engine/backgammon/ids.h"
@@ -18,13 +18,14 @@ START_TEST(test_start_ids) {
     bg_match_id(&p, match);
     ck_assert_str_eq(pos, START_POS);
     ck_assert_str_eq(match, "cAkAAAAAAAAA"); // gnubg's new money game, Jacoby on
-    p.jacoby = false;                        // RULES.md's XGID of the start has Jacoby off
+    // The XGID of the start in docs/backgammon.md has Jacoby off.
+    p.jacoby = false;
     bg_xgid(&p, xgid, sizeof xgid);
     ck_assert_str_eq(xgid, START_XGID);
 }
 END_TEST
 
-// Position IDs of the given vectors and the documents read and write back unchanged.
+// Position IDs of data/bg_plays.txt and the documents read and write back unchanged.
 static const char *const POSITION_IDS[] = {
     "4HPwATDgc/ABMA", "AACAkCRJqqoAAA", "4HPwATDgc/ABUA", "sHPwATDgHHwAeA", "sNvBATBw38ABMA",
     "2G4bADDOAgAAAA", "AwAAYDsAAAAAAA", "tN0dAATb3AMAAA", "2+4OAADs3hcAAA", "v0MChgK7HwgAAA",

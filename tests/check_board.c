@@ -1,4 +1,5 @@
-// Board geometry against RULES.md section 1: point counts and order, ranks, adjacency, mills.
+// Board geometry against docs/variants.md, "Boards and coordinates": point counts and order,
+// ranks, adjacency, mills.
 #include "tests/helpers.h"
 #include "tests/suites.h"
 
@@ -6,7 +7,7 @@
 
 #include <string.h>
 
-// The mill lines of RULES.md section 1, written out by hand.
+// The mill lines of docs/variants.md, "Boards and coordinates", written out by hand.
 #define MILLS_24                                                                                   \
     "a7 d7 g7,b6 d6 f6,c5 d5 e5,a4 b4 c4,e4 f4 g4,c3 d3 e3,b2 d2 f2,a1 d1 g1,"                     \
     "a1 a4 a7,b2 b4 b6,c3 c4 c5,d7 d6 d5,d3 d2 d1,e3 e4 e5,f2 f4 f6,g1 g4 g7"

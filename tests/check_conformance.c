@@ -5,8 +5,7 @@
 // interface, without a row here fails the suite.
 #include "engine/core/game.h"
 #include "engine/core/registry.h"
-#include "protocol/output.h"
-#include "protocol/uci.h"
+#include "tests/harness.h"
 #include "tests/suites.h"
 
 #include <check.h>
@@ -15,57 +14,11 @@
 #include <string.h>
 #include <time.h>
 
-#define ERROR_PREFIX "info string error: "
-
 // A new member of the Game interface changes its size: cover it below (test_members), then
 // update the count.
 #define GAME_FAMILY_MEMBERS 26
 _Static_assert(sizeof(GameFamily) == GAME_FAMILY_MEMBERS * sizeof(void *),
                "a new member of GameFamily: cover it in tests/check_conformance.c");
-
-typedef struct Proto {
-    Output out;
-    Uci uci;
-    FILE *f;
-    char *buf;
-    size_t len, seen;
-    char *last;
-} Proto;
-
-static void proto_open(Proto *p) {
-    p->buf = NULL;
-    p->len = p->seen = 0;
-    p->last = NULL;
-    p->f = open_memstream(&p->buf, &p->len);
-    ck_assert_ptr_nonnull(p->f);
-    output_init(&p->out, p->f);
-    ck_assert(uci_init(&p->uci, &p->out));
-}
-
-static void proto_close(Proto *p) {
-    uci_free(&p->uci);
-    output_free(&p->out);
-    fclose(p->f);
-    free(p->buf);
-    free(p->last);
-}
-
-// What the engine wrote since the last call; valid until the next call.
-static const char *proto_take(Proto *p) {
-    pthread_mutex_lock(&p->out.lock);
-    fflush(p->f);
-    free(p->last);
-    p->last = strndup(p->buf + p->seen, p->len - p->seen);
-    p->seen = p->len;
-    pthread_mutex_unlock(&p->out.lock);
-    ck_assert_ptr_nonnull(p->last);
-    return p->last;
-}
-
-static const char *proto_send(Proto *p, const char *line) {
-    uci_execute(&p->uci, line);
-    return proto_take(p);
-}
 
 // ---------------------------------------------------------------------------------------------
 // The rows
@@ -276,32 +229,31 @@ static bool check_answer(const Row *row, const char *line, const char *out, cons
 
 // Run a row on a fresh engine: in the dialect, on the variant, from the start or after one move.
 static void run_row(const Row *row, const char *variant, const char *dialect, bool moved) {
-    Proto p;
+    Proto *p = proto_open();
     char line[512], where[96], set[96];
-    proto_open(&p);
     snprintf(where, sizeof where, "%s/%s/%s", variant, dialect ? dialect : "person",
              moved ? "moved" : "start");
     snprintf(set, sizeof set, "setoption name UCI_Variant value %s", variant);
-    ck_assert_str_eq(proto_send(&p, set), "");
+    ck_assert_str_eq(proto_send(p, set), "");
     if (dialect)
-        proto_send(&p, dialect);
+        proto_send(p, dialect);
     if (moved) {
-        expand(&p, "position startpos moves {move}", line, sizeof line);
-        ck_assert_msg(!proto_send(&p, line)[0], "%s: %s", where, line);
+        expand(p, "position startpos moves {move}", line, sizeof line);
+        ck_assert_msg(!proto_send(p, line)[0], "%s: %s", where, line);
     }
     State before, after;
-    state_get(&p, &before);
-    expand(&p, row->line, line, sizeof line);
-    uci_execute(&p.uci, line);
+    state_get(p, &before);
+    expand(p, row->line, line, sizeof line);
+    uci_execute(&p->uci, line);
     if (row->stop) {
         struct timespec ms = {0, 20000000};
         nanosleep(&ms, NULL);
-        char *early = strdup(proto_take(&p));
+        char *early = strdup(proto_take(p));
         ck_assert_msg(!strstr(early, "bestmove"), "%s: '%s' answered before stop: %s", where, line,
                       early);
-        uci_execute(&p.uci, "stop");
+        uci_execute(&p->uci, "stop");
         size_t n = strlen(early);
-        const char *rest = proto_take(&p);
+        const char *rest = proto_take(p);
         char *out = malloc(n + strlen(rest) + 1);
         ck_assert_ptr_nonnull(out);
         strcpy(stpcpy(out, early), rest);
@@ -309,9 +261,9 @@ static void run_row(const Row *row, const char *variant, const char *dialect, bo
         free(early);
         free(out);
     } else {
-        uci_finish_search(&p.uci);
-        if (check_answer(row, line, proto_take(&p), where)) {
-            state_get(&p, &after);
+        uci_finish_search(&p->uci);
+        if (check_answer(row, line, proto_take(p), where)) {
+            state_get(p, &after);
             ck_assert_msg(before.family == after.family && !strcmp(before.variant, after.variant) &&
                               !strcmp(before.fen, after.fen) &&
                               !strcmp(before.options, after.options) &&
@@ -320,8 +272,8 @@ static void run_row(const Row *row, const char *variant, const char *dialect, bo
                           before.variant, before.fen, after.variant, after.fen);
         }
     }
-    ck_assert_str_eq(proto_send(&p, "isready"), "readyok\n");
-    proto_close(&p);
+    ck_assert_str_eq(proto_send(p, "isready"), "readyok\n");
+    proto_close(p);
 }
 
 static int nvariants(void) {
@@ -388,54 +340,51 @@ END_TEST
 
 // analyze under backgammon: one error line (it crashed the engine).
 START_TEST(test_bg_analyze) {
-    Proto p;
-    proto_open(&p);
-    proto_send(&p, "setoption name UCI_Variant value backgammon");
-    ck_assert_str_eq(proto_send(&p, "analyze"),
+    Proto *p = proto_open();
+    proto_send(p, "setoption name UCI_Variant value backgammon");
+    ck_assert_str_eq(proto_send(p, "analyze"),
                      ERROR_PREFIX "analyze: backgammon has no endgame databases\n");
-    ck_assert_str_eq(proto_send(&p, "isready"), "readyok\n");
-    proto_close(&p);
+    ck_assert_str_eq(proto_send(p, "isready"), "readyok\n");
+    proto_close(p);
 }
 END_TEST
 
 // query p1turn under backgammon: whose decision it is (it read the mill position string).
 START_TEST(test_bg_p1turn) {
-    Proto p;
-    proto_open(&p);
-    proto_send(&p, "setoption name UCI_Variant value backgammon");
-    ck_assert_str_eq(proto_send(&p, "query p1turn"), "response true\n"); // X rolls first
-    proto_send(&p, "position startpos moves 31:8/5,6/5");
-    ck_assert_str_eq(proto_send(&p, "query p1turn"), "response false\n");
-    proto_send(&p, "position startpos moves 31:8/5,6/5 42:8/4,6/4");
-    ck_assert_str_eq(proto_send(&p, "query p1turn"), "response true\n");
+    Proto *p = proto_open();
+    proto_send(p, "setoption name UCI_Variant value backgammon");
+    ck_assert_str_eq(proto_send(p, "query p1turn"), "response true\n"); // X rolls first
+    proto_send(p, "position startpos moves 31:8/5,6/5");
+    ck_assert_str_eq(proto_send(p, "query p1turn"), "response false\n");
+    proto_send(p, "position startpos moves 31:8/5,6/5 42:8/4,6/4");
+    ck_assert_str_eq(proto_send(p, "query p1turn"), "response true\n");
     // X doubles: O is to take or drop.
-    ck_assert_str_eq(proto_send(&p, "move double"), "");
-    ck_assert_str_eq(proto_send(&p, "query p1turn"), "response false\n");
-    ck_assert_str_eq(proto_send(&p, "move take"), "");
-    ck_assert_str_eq(proto_send(&p, "query p1turn"), "response true\n");
-    proto_close(&p);
+    ck_assert_str_eq(proto_send(p, "move double"), "");
+    ck_assert_str_eq(proto_send(p, "query p1turn"), "response false\n");
+    ck_assert_str_eq(proto_send(p, "move take"), "");
+    ck_assert_str_eq(proto_send(p, "query p1turn"), "response true\n");
+    proto_close(p);
 }
 END_TEST
 
 // go infinite under backgammon holds bestmove until stop (it answered at once).
 START_TEST(test_bg_infinite_holds) {
-    Proto p;
-    proto_open(&p);
-    proto_send(&p, "setoption name UCI_Variant value backgammon");
-    proto_send(&p, "position startpos moves 31:8/5,6/5");
-    proto_send(&p, "go infinite");
+    Proto *p = proto_open();
+    proto_send(p, "setoption name UCI_Variant value backgammon");
+    proto_send(p, "position startpos moves 31:8/5,6/5");
+    proto_send(p, "go infinite");
     struct timespec ms = {0, 300000000};
     nanosleep(&ms, NULL);
-    ck_assert_ptr_null(strstr(proto_take(&p), "bestmove"));
-    const char *out = proto_send(&p, "stop");
+    ck_assert_ptr_null(strstr(proto_take(p), "bestmove"));
+    const char *out = proto_send(p, "stop");
     ck_assert_msg(strstr(out, "bestmove "), "%s", out);
-    proto_send(&p, "go ponder depth 1");
+    proto_send(p, "go ponder depth 1");
     nanosleep(&ms, NULL);
-    ck_assert_ptr_null(strstr(proto_take(&p), "bestmove"));
-    proto_send(&p, "ponderhit");
-    uci_finish_search(&p.uci);
-    ck_assert_ptr_nonnull(strstr(proto_take(&p), "bestmove "));
-    proto_close(&p);
+    ck_assert_ptr_null(strstr(proto_take(p), "bestmove"));
+    proto_send(p, "ponderhit");
+    uci_finish_search(&p->uci);
+    ck_assert_ptr_nonnull(strstr(proto_take(p), "bestmove "));
+    proto_close(p);
 }
 END_TEST
 

@@ -13,7 +13,7 @@ int main(void) {
     srunner_add_suite(sr, notation_suite());
     srunner_add_suite(sr, uci_suite());
     srunner_add_suite(sr, search_suite());
-    srunner_add_suite(sr, session_suite());
+    srunner_add_suite(sr, binary_suite());
     srunner_add_suite(sr, stats_suite());
     srunner_add_suite(sr, referee_suite());
     srunner_add_suite(sr, match_suite());

@@ -2,6 +2,7 @@
 // summaries, SPRT stop, and sharded runs merged into the same totals as one run.
 #include "bench/json.h"
 #include "bench/match.h"
+#include "tests/harness.h"
 #include "tests/helpers.h"
 #include "tests/suites.h"
 
@@ -10,11 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static const char *tabula_bin(void) {
-    const char *bin = getenv("TABULA_BIN");
-    return bin && *bin ? bin : "../build/debug/tabula";
-}
 
 // Run `tabula match` with a space-separated argument string ("%T" stands for the engine binary,
 // and '~' for a space inside an argument); return its status and, when out is not NULL, its output

@@ -1,6 +1,6 @@
-// Move generation against RULES.md section 3: hand-made positions, each with its exact legal
-// move list (a sorted set of formatted tokens, or the tokens that start with a prefix) and its
-// exact move count. Every row is checked through movegen_legal, movegen_count and the game
+// Move generation against docs/variants.md, "A turn": hand-made positions, each with its exact
+// legal move list (a sorted set of formatted tokens, or the tokens that start with a prefix) and
+// its exact move count. Every row is checked through movegen_legal, movegen_count and the game
 // layer's legal_moves, which must all agree.
 #include "engine/core/random.h"
 #include "engine/mill/game.h"

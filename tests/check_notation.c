@@ -1,4 +1,4 @@
-// Move notation against RULES.md section 4: format/parse round trips of every legal move,
+// Move notation against docs/variants.md, "Notation": format/parse round trips of every legal move,
 // `(none)`, refused tokens with their error messages, and removals written as their own token
 // in the game layer's move list.
 #include "engine/mill/game.h"

@@ -1,4 +1,4 @@
-// Perft against RULES.md section 6 and the given vectors of tests/data/mill_perft_given.txt.
+// Perft against docs/variants.md, "Perft", and the vectors of tests/data/mill_perft.txt.
 #include "tests/suites.h"
 
 #include "tests/helpers.h"
@@ -171,7 +171,7 @@ Suite *perft_suite(void) {
     tcase_add_test(tc, test_depth_0);
     suite_add_tcase(s, tc);
 
-    tc = tcase_create("given vectors");
+    tc = tcase_create("data vectors");
     tcase_set_timeout(tc, PERFT_TIMEOUT);
     tcase_add_test(tc, test_data_file);
     tcase_add_loop_test(tc, test_vector_perft, 0, nv);

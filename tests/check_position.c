@@ -1,4 +1,5 @@
-// Position strings (RULES.md section 7) and make/unmake: round trips, refusals, keys, clocks.
+// Position strings (docs/variants.md, "Position string") and make/unmake: round trips, refusals,
+// keys, clocks.
 #include "tests/suites.h"
 
 #include "tests/helpers.h"

@@ -4,6 +4,7 @@
 // termination, and within the time the referee allows.
 #include "bench/referee.h"
 #include "engine/mill/game.h"
+#include "tests/harness.h"
 #include "tests/helpers.h"
 #include "tests/suites.h"
 
@@ -12,11 +13,6 @@
 #include <string.h>
 
 #define FAKE "sh data/fake_engine.sh "
-
-static const char *tabula_bin(void) {
-    const char *bin = getenv("TABULA_BIN");
-    return bin && *bin ? bin : "../build/debug/tabula";
-}
 
 // An engine started with cmd, searching with the limits in `limits` ("depth=1" style).
 static EngineConfig engine(const char *name, const char *cmd, int depth, int64_t tc_ms,

@@ -1,6 +1,6 @@
-// Game end against RULES.md section 5: men count, mills in mill-wins variants, the full board,
-// the blocked side, repetition and the N-move rule, through pos_outcome, movegen and the game
-// layer (MILL_FAMILY), which must agree that a finished game has no legal moves.
+// Game end against docs/variants.md, "Game end": men count, mills in mill-wins variants, the full
+// board, the blocked side, repetition and the N-move rule, through pos_outcome, movegen and the
+// game layer (MILL_FAMILY), which must agree that a finished game has no legal moves.
 #include "engine/mill/game.h"
 #include "engine/mill/movegen.h"
 #include "engine/mill/notation.h"

@@ -4,6 +4,7 @@
 // TablebasePath option's errors.
 #include "tests/suites.h"
 
+#include "tests/harness.h"
 #include "tests/helpers.h"
 
 #include "engine/mill/movegen.h"
@@ -199,37 +200,11 @@ START_TEST(test_unsupported) {
 }
 END_TEST
 
-// Run a script of lines through a protocol session and return everything it wrote. A `go` is
-// waited for by the next command that stops the search.
-static char *run(const char *script) {
-    Output out;
-    Uci u;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    ck_assert_ptr_nonnull(f);
-    output_init(&out, f);
-    ck_assert(uci_init(&u, &out));
-    char *copy = strdup(script);
-    for (char *line = copy, *next; line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        uci_execute(&u, line);
-    }
-    free(copy);
-    uci_finish_search(&u);
-    uci_free(&u);
-    output_free(&out);
-    fclose(f);
-    return buf;
-}
-
 static char *run_with_db(const char *fmt, const char *arg) {
     char script[2048];
     int n = snprintf(script, sizeof script, "setoption name TablebasePath value %s\n", db_path);
     snprintf(script + n, sizeof script - (size_t)n, fmt, arg);
-    return run(script);
+    return proto_run(script, false);
 }
 
 // The move of the bestmove line.
@@ -332,7 +307,7 @@ START_TEST(test_analyze) {
                                 "are still in hand; the databases hold the moving phase\n"),
                   "%s", text);
     free(text);
-    text = run("position fen WW1/3/3/6/W2/2B/1BB w 0 0 0 1\nanalyze\n");
+    text = proto_run("position fen WW1/3/3/6/W2/2B/1BB w 0 0 0 1\nanalyze\n", false);
     ck_assert_msg(strstr(text, "info string analyze: the position is not in the tablebase: no "
                                "tablebase is loaded"),
                   "%s", text);
@@ -343,7 +318,7 @@ END_TEST
 // A bad TablebasePath gives one error line and keeps the databases loaded before; an empty
 // value unloads them. `uci` declares the option.
 START_TEST(test_path_errors) {
-    char *text = run("uci\n");
+    char *text = proto_run("uci\n", false);
     ck_assert_msg(strstr(text, "option name TablebasePath type string default <empty>\n"), "%s",
                   text);
     free(text);
@@ -382,7 +357,7 @@ START_TEST(test_path_errors) {
              "setoption name TablebasePath value %s\nposition fen WW1/3/3/6/W2/2B/1BB b 0 0 0 "
              "1\nanalyze\n",
              db_dir);
-    text = run(script);
+    text = proto_run(script, false);
     ck_assert_msg(strstr(text, "black to move: win in 1 plies"), "%s", text);
     free(text);
 }
@@ -390,7 +365,7 @@ END_TEST
 
 // Without a database the search reports no tbhits (and finds the win by itself).
 START_TEST(test_no_tbhits_without_db) {
-    char *text = run("position fen WW1/3/3/6/W2/2B/1BB w 0 0 0 1\ngo depth 3\n");
+    char *text = proto_run("position fen WW1/3/3/6/W2/2B/1BB w 0 0 0 1\ngo depth 3\n", false);
     ck_assert_msg(!strstr(text, "tbhits"), "%s", text);
     ck_assert_msg(strstr(text, "bestmove c3-g7x"), "%s", text);
     free(text);

@@ -1,4 +1,4 @@
-// Helpers shared by the suites: the given perft vectors and a few assertions.
+// Helpers shared by the suites: the perft vectors of data/mill_perft.txt and a few assertions.
 #ifndef TESTS_HELPERS_H
 #define TESTS_HELPERS_H
 
@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DATA_FILE "data/mill_perft_given.txt"
+#define DATA_FILE "data/mill_perft.txt"
 #define MAX_VECTORS 256
 
 // Fail with a message when cond is false. Hot loops use it instead of ck_assert, which records

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The given perft vectors (tests/data/mill_perft_given.txt, depths 1-3) through the release
+# The perft vectors of tests/data/mill_perft.txt (depths 1-3) through the release
 # build's `perft` command. The unit suites run on the test build, which is compiled for any
 # x86-64; the release build is compiled for this processor (-march=native) and, with
 # AVX-512 or AVX2, lists moves with vector code the suites do not reach. This runs that code
@@ -8,7 +8,7 @@
 # usage: sh tests/perft_release.sh [path/to/tabula]    (default ./tabula)
 # Prints one line per failing vector and a summary; exits 1 when one failed.
 BIN=${1:-./tabula}
-DATA=$(dirname "$0")/data/mill_perft_given.txt
+DATA=$(dirname "$0")/data/mill_perft.txt
 fail=0
 n=0
 while IFS='|' read -r variant fen counts _; do

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The interactive prompt in a real terminal: tabula runs in a detached tmux session, keys are
+# The interactive prompt in a real terminal: tabula runs in a detached tmux window, keys are
 # typed with send-keys and the screen is read back with capture-pane. Checks completion,
 # the board after a move, history across a restart (in a temporary HOME) and quit.
 #
@@ -20,7 +20,7 @@ fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tabula-prompt.XXXXXX") || exit 2
 mkdir "$TMP/home"
 # A server of our own (own socket, no user configuration) on a terminal type every system has;
-# it stays up between sessions, so that a restart never races its shutdown.
+# it stays up between runs of tabula, so that a restart never races its shutdown.
 printf 'set -g default-terminal screen\nset -g exit-empty off\n' >"$TMP/tmux.conf"
 tm() { tmux -S "$TMP/socket" -f "$TMP/tmux.conf" "$@"; }
 trap 'tm kill-server >/dev/null 2>&1; rm -rf "$TMP"' EXIT
@@ -61,10 +61,10 @@ check() {
     if wait_for "$2" "${3:-}"; then pass "$1"; else fail "$1"; fi
 }
 
-# Start tabula in a fresh session with HOME as given; its exit status is shown when it ends.
+# Start tabula in a fresh tmux window with HOME as given; its exit status is shown when it ends.
 start() {
-    tm kill-session -t prompt >/dev/null 2>&1
-    tm new-session -d -s prompt -x 100 -y 50 \
+    tm kill-window -t prompt >/dev/null 2>&1
+    tm new -d -s prompt -x 100 -y 50 \
         "cd '$TMP' && HOME='$1' LC_ALL=C '$BIN'; echo \"exit status \$?\"; sleep 60" || exit 2
     if ! wait_for '^tabula> ?$'; then
         fail "start: the prompt appears"

@@ -1,200 +1,19 @@
-// Whole sessions through pipes to the real binary, as a GUI drives it: one scripted session per
-// dialect (UCI, UGI), a person's commands, the reply times of `isready` and `stop` during a
-// search, and a table of hostile lines. The binary is ../tabula (the tests run from tests/;
-// `make check` builds it first), or $TABULA_BIN; a missing binary fails the suite.
+// The real binary through pipes, driven as a GUI drives it: one scripted game per dialect (UCI,
+// UGI), a person's commands, the reply times of `isready` and `stop` during a search, and a table
+// of hostile lines. The binary is $TABULA_BIN, or ../build/debug/tabula (the tests run from
+// tests/; `make check` builds it first); a missing binary fails the suite.
 #include "tests/suites.h"
 
+#include "tests/harness.h"
 #include "tests/helpers.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
-#define ERROR_PREFIX "info string error: "
-// How long a reply may take at most: isready and stop answer within 50 ms (the contract).
+// How long a reply may take at most: isready and stop answer within 50 ms (docs/protocol.md).
 #define REPLY_LIMIT 0.050
-// How long to wait for anything before failing: generous, for a loaded machine.
-#define WAIT 10.0
-#define NINE_START "3/3/3/6/3/3/3 w 9 9 0 1"
-#define NINE_18 "d7 g7 g4 a7 a4 g1 f6 d6 b6 d2 f2 a1 e5 c5 c4 d5 e3 c3"
-#define SANMILL_START "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1"
-
-typedef struct Engine {
-    pid_t pid;
-    int in, out; // the engine's stdin (we write) and stdout (we read)
-    char *buf;   // read but not yet taken
-    size_t len, cap;
-    char *log; // every line read, for failure messages
-    size_t log_len, log_cap;
-} Engine;
-
-static const char *engine_path(void) {
-    const char *env = getenv("TABULA_BIN");
-    return env && *env ? env : "../tabula";
-}
-
-// Start the engine with its stdin and stdout on pipes; it dies with the test process.
-static void engine_start(Engine *e) {
-    const char *path = engine_path();
-    ck_assert_msg(access(path, X_OK) == 0, "no engine binary at %s (make check builds it)", path);
-    signal(SIGPIPE, SIG_IGN);
-    int to[2], from[2];
-    ck_assert(pipe(to) == 0 && pipe(from) == 0);
-    pid_t parent = getpid();
-    e->pid = fork();
-    ck_assert(e->pid >= 0);
-    if (e->pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent)
-            _exit(126);
-        dup2(to[0], STDIN_FILENO);
-        dup2(from[1], STDOUT_FILENO);
-        close(to[0]), close(to[1]), close(from[0]), close(from[1]);
-        execl(path, "tabula", (char *)NULL);
-        _exit(127);
-    }
-    close(to[0]);
-    close(from[1]);
-    e->in = to[1];
-    e->out = from[0];
-    e->buf = e->log = NULL;
-    e->len = e->cap = e->log_len = e->log_cap = 0;
-}
-
-// The end of what the engine wrote, for failure messages.
-static const char *log_tail(const Engine *e) {
-    if (!e->log)
-        return "(nothing)";
-    return e->log_len > 1500 ? e->log + e->log_len - 1500 : e->log;
-}
-
-static void append(char **s, size_t *len, size_t *cap, const char *data, size_t n) {
-    if (*len + n + 1 > *cap) {
-        *cap = (*len + n + 1) * 2;
-        *s = realloc(*s, *cap);
-        ck_assert_ptr_nonnull(*s);
-    }
-    memcpy(*s + *len, data, n);
-    *len += n;
-    (*s)[*len] = '\0';
-}
-
-// Write n bytes and a newline.
-static void send_bytes(Engine *e, const char *data, size_t n) {
-    char nl = '\n';
-    for (size_t done = 0; done < n;) {
-        ssize_t k = write(e->in, data + done, n - done);
-        ck_assert_msg(k > 0 || errno == EINTR, "the engine closed its input: %s", log_tail(e));
-        if (k > 0)
-            done += (size_t)k;
-    }
-    ck_assert_msg(write(e->in, &nl, 1) == 1, "the engine closed its input: %s", log_tail(e));
-}
-
-static void send_line(Engine *e, const char *line) { send_bytes(e, line, strlen(line)); }
-
-// Read one line (without its newline) within timeout seconds; NULL at a timeout or end of
-// output. The caller frees it.
-static char *read_line(Engine *e, double timeout) {
-    double end = seconds() + timeout;
-    for (;;) {
-        char *nl = e->buf ? memchr(e->buf, '\n', e->len) : NULL;
-        if (nl) {
-            size_t n = (size_t)(nl - e->buf);
-            char *line = strndup(e->buf, n);
-            ck_assert_ptr_nonnull(line);
-            append(&e->log, &e->log_len, &e->log_cap, e->buf, n + 1);
-            memmove(e->buf, nl + 1, e->len - n - 1);
-            e->len -= n + 1;
-            return line;
-        }
-        double left = end - seconds();
-        if (left <= 0)
-            return NULL;
-        struct pollfd p = {e->out, POLLIN, 0};
-        int r = poll(&p, 1, (int)(left * 1000) + 1);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            continue;
-        char chunk[65536];
-        ssize_t k = read(e->out, chunk, sizeof chunk);
-        if (k <= 0)
-            return NULL;
-        append(&e->buf, &e->len, &e->cap, chunk, (size_t)k);
-    }
-}
-
-// Read lines until one starts with prefix; return all of them, '\n'-terminated (the caller
-// frees). Fails the test when none comes within timeout.
-static char *expect(Engine *e, const char *prefix, double timeout) {
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    append(&text, &len, &cap, "", 0);
-    double end = seconds() + timeout;
-    for (;;) {
-        char *line = read_line(e, end - seconds());
-        ck_assert_msg(line != NULL, "no '%s' within %.1f s; the engine wrote:\n%s", prefix, timeout,
-                      log_tail(e));
-        append(&text, &len, &cap, line, strlen(line));
-        append(&text, &len, &cap, "\n", 1);
-        bool found = !strncmp(line, prefix, strlen(prefix));
-        free(line);
-        if (found)
-            return text;
-    }
-}
-
-// Send a line and time its reply, a line starting with prefix; return the seconds taken.
-static double timed(Engine *e, const char *line, const char *prefix, char **text) {
-    double t0 = seconds();
-    send_line(e, line);
-    char *reply = expect(e, prefix, WAIT);
-    double t = seconds() - t0;
-    if (text)
-        *text = reply;
-    else
-        free(reply);
-    return t;
-}
-
-// Send isready and return everything before readyok.
-static char *sync_engine(Engine *e) {
-    send_line(e, "isready");
-    char *text = expect(e, "readyok", WAIT);
-    text[strlen(text) - strlen("readyok\n")] = '\0';
-    return text;
-}
-
-// Send quit and check that the engine exits with status 0; kill it if it does not.
-static void engine_quit(Engine *e) {
-    send_line(e, "quit");
-    double end = seconds() + WAIT;
-    int status = 0;
-    pid_t r;
-    while ((r = waitpid(e->pid, &status, WNOHANG)) == 0 && seconds() < end)
-        sleep_ms(1);
-    if (r == 0) {
-        kill(e->pid, SIGKILL);
-        waitpid(e->pid, &status, 0);
-    }
-    ck_assert_msg(r == e->pid, "the engine did not exit after quit");
-    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the engine exited with %d",
-                  status);
-    close(e->in);
-    close(e->out);
-    free(e->buf);
-    free(e->log);
-}
 
 // Whether word is one of the space-separated words of list.
 static bool has_word(const char *list, const char *word) {
@@ -207,15 +26,15 @@ static bool has_word(const char *list, const char *word) {
 }
 
 // The legal moves of the engine's position, as `moves` lists them.
-static char *legal_moves(Engine *e) {
-    send_line(e, "moves");
-    char *line = read_line(e, WAIT);
-    ck_assert_msg(line != NULL, "no reply to moves: %s", log_tail(e));
+static char *legal_moves(Child *e) {
+    child_send(e, "moves");
+    char *line = child_read_line(e, CHILD_WAIT);
+    ck_assert_msg(line != NULL, "no reply to moves: %s", child_log_tail(e));
     return line;
 }
 
-// Check that text holds exactly one bestmove line, the last one, with tokens words (2 in UGI,
-// 2 or 4 in UCI), its move one of legal; copy the move into best.
+// Check that text holds exactly one bestmove line (child_expect ends text with it) of 2 tokens in
+// UGI, 2 or 4 in UCI, its move one of legal; copy the move into best.
 static void check_bestmove(const char *text, const char *legal, bool ugi, char *best, size_t n) {
     char rest[256], a[64] = "", kw[64] = "", b[64] = "", extra[64] = "";
     ck_assert_msg(count_prefix(text, "bestmove") == 1, "not one bestmove in:\n%s", text);
@@ -230,7 +49,7 @@ static void check_bestmove(const char *text, const char *legal, bool ugi, char *
         snprintf(best, n, "%s", a);
 }
 
-// Every line of a session's output is a protocol line (or the reply to `moves`).
+// Every line of the binary's output is a protocol line (or the reply to `moves`).
 static void check_protocol_lines(const char *text) {
     static const char *const prefixes[] = {"id name ", "id author ", "option name ",
                                            "uciok",    "ugiok",      "readyok",
@@ -252,12 +71,11 @@ static void check_protocol_lines(const char *text) {
 // The binary is there
 
 START_TEST(test_binary_present) {
-    Engine e;
-    engine_start(&e);
-    char *text = sync_engine(&e);
+    Child *e = child_start();
+    char *text = child_sync(e);
     ck_assert_str_eq(text, "");
     free(text);
-    engine_quit(&e);
+    child_quit(e);
 }
 END_TEST
 
@@ -265,20 +83,20 @@ END_TEST
 // Reply times during a search: isready and stop within 50 ms, measured from writing the line
 // to reading the reply.
 
-static void check_reply_times(Engine *e, const char *go, bool ugi) {
+static void check_reply_times(Child *e, const char *go, bool ugi) {
     char *legal = legal_moves(e);
-    send_line(e, go);
+    child_send(e, go);
     sleep_ms(100);
     for (int i = 0; i < 5; i++) {
         char *text;
-        double t = timed(e, "isready", "readyok", &text);
+        double t = child_timed(e, "isready", "readyok", &text);
         ck_assert_msg(count_prefix(text, "bestmove") == 0, "'%s' ended by itself:\n%s", go, text);
         ck_assert_msg(t < REPLY_LIMIT, "readyok %.1f ms after isready during '%s'", t * 1000, go);
         free(text);
         sleep_ms(20);
     }
     char *text;
-    double t = timed(e, "stop", "bestmove", &text);
+    double t = child_timed(e, "stop", "bestmove", &text);
     ck_assert_msg(t < REPLY_LIMIT, "bestmove %.1f ms after stop during '%s'", t * 1000, go);
     check_bestmove(text, legal, ugi, NULL, 0);
     free(text);
@@ -286,14 +104,13 @@ static void check_reply_times(Engine *e, const char *go, bool ugi) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// A whole UCI session
+// A whole game in UCI
 
-START_TEST(test_uci_session) {
-    Engine e;
+START_TEST(test_uci_game) {
+    Child *e = child_start();
     char best[64], line[512], *text;
-    engine_start(&e);
-    send_line(&e, "uci");
-    text = expect(&e, "uciok", WAIT);
+    child_send(e, "uci");
+    text = child_expect(e, "uciok", CHILD_WAIT);
     ck_assert_msg(!strncmp(text, "id name tabula ", 15), "%s", text);
     ck_assert(count_prefix(text, "id author ") == 1);
     ck_assert(count_prefix(text, "option name UCI_Variant type combo default nine ") == 1);
@@ -301,24 +118,24 @@ START_TEST(test_uci_session) {
     ck_assert(count_prefix(text, "option name Ponder type check ") == 1);
     free(text);
 
-    send_line(&e, "setoption name Hash value 32");
-    send_line(&e, "setoption name Ponder value true");
-    send_line(&e, "setoption name UCI_Variant value nine");
-    send_line(&e, "setoption name Move Overhead value 10");
-    text = sync_engine(&e);
+    child_send(e, "setoption name Hash value 32");
+    child_send(e, "setoption name Ponder value true");
+    child_send(e, "setoption name UCI_Variant value nine");
+    child_send(e, "setoption name Move Overhead value 10");
+    text = child_sync(e);
     ck_assert_str_eq(text, "");
     free(text);
-    send_line(&e, "ucinewgame");
-    text = sync_engine(&e);
+    child_send(e, "ucinewgame");
+    text = child_sync(e);
     ck_assert_str_eq(text, "");
     free(text);
 
     // A move on the clock.
-    send_line(&e, "position startpos moves d7 g7");
-    char *legal = legal_moves(&e);
+    child_send(e, "position startpos moves d7 g7");
+    char *legal = legal_moves(e);
     double t0 = seconds();
-    send_line(&e, "go wtime 2000 btime 2000 winc 20 binc 20");
-    text = expect(&e, "bestmove", WAIT);
+    child_send(e, "go wtime 2000 btime 2000 winc 20 binc 20");
+    text = child_expect(e, "bestmove", CHILD_WAIT);
     ck_assert_msg(seconds() - t0 < 1.5, "%.2f s for a move with 2 s on the clock", seconds() - t0);
     ck_assert_msg(count_prefix(text, "info depth ") >= 1, "%s", text);
     check_bestmove(text, legal, false, best, sizeof best);
@@ -327,157 +144,156 @@ START_TEST(test_uci_session) {
 
     // The GUI plays the move and a reply, then an infinite search with isready and stop.
     snprintf(line, sizeof line, "position startpos moves d7 g7 %s", best);
-    send_line(&e, line);
-    legal = legal_moves(&e);
+    child_send(e, line);
+    legal = legal_moves(e);
     size_t len = strlen(line);
     snprintf(line + len, sizeof line - len, " %.*s", (int)strcspn(legal, " "), legal);
     free(legal);
-    send_line(&e, line);
-    check_reply_times(&e, "go infinite", false);
+    child_send(e, line);
+    check_reply_times(e, "go infinite", false);
 
     // Pondering: no answer before ponderhit, an answer on the clock after it.
-    legal = legal_moves(&e);
-    send_line(&e, "go ponder wtime 1000 btime 1000 winc 10 binc 10");
+    legal = legal_moves(e);
+    child_send(e, "go ponder wtime 1000 btime 1000 winc 10 binc 10");
     sleep_ms(200);
-    text = sync_engine(&e);
+    text = child_sync(e);
     ck_assert_msg(count_prefix(text, "bestmove") == 0, "the ponder search ended:\n%s", text);
     free(text);
     t0 = seconds();
-    send_line(&e, "ponderhit");
-    text = expect(&e, "bestmove", WAIT);
+    child_send(e, "ponderhit");
+    text = child_expect(e, "bestmove", CHILD_WAIT);
     ck_assert_msg(seconds() - t0 < 1.0, "%.2f s after ponderhit with 1 s on the clock",
                   seconds() - t0);
     check_bestmove(text, legal, false, NULL, 0);
     free(text);
 
     // A ponder miss: stop answers at once.
-    send_line(&e, "go ponder wtime 1000 btime 1000");
+    child_send(e, "go ponder wtime 1000 btime 1000");
     sleep_ms(50);
-    double t = timed(&e, "stop", "bestmove", &text);
+    double t = child_timed(e, "stop", "bestmove", &text);
     ck_assert_msg(t < REPLY_LIMIT, "bestmove %.1f ms after stop while pondering", t * 1000);
     check_bestmove(text, legal, false, NULL, 0);
     free(text);
 
     // A fixed depth, then a new game in another variant.
-    send_line(&e, "go depth 4");
-    text = expect(&e, "bestmove", WAIT);
+    child_send(e, "go depth 4");
+    text = child_expect(e, "bestmove", CHILD_WAIT);
     ck_assert_msg(count_prefix(text, "info depth 4 ") >= 1, "%s", text);
     check_bestmove(text, legal, false, NULL, 0);
     free(text);
     free(legal);
-    send_line(&e, "setoption name UCI_Variant value six");
-    send_line(&e, "ucinewgame");
-    send_line(&e, "position startpos moves a5 b4");
-    legal = legal_moves(&e);
-    send_line(&e, "go movetime 100");
-    text = expect(&e, "bestmove", WAIT);
+    child_send(e, "setoption name UCI_Variant value six");
+    child_send(e, "ucinewgame");
+    child_send(e, "position startpos moves a5 b4");
+    legal = legal_moves(e);
+    child_send(e, "go movetime 100");
+    text = child_expect(e, "bestmove", CHILD_WAIT);
     check_bestmove(text, legal, false, NULL, 0);
     free(text);
     free(legal);
-    text = sync_engine(&e);
+    text = child_sync(e);
     free(text);
-    check_protocol_lines(e.log);
-    ck_assert(strstr(e.log, ERROR_PREFIX) == NULL);
-    engine_quit(&e);
+    check_protocol_lines(e->log);
+    ck_assert(strstr(e->log, ERROR_PREFIX) == NULL);
+    child_quit(e);
 }
 END_TEST
 
 // ---------------------------------------------------------------------------------------------
-// A whole UGI session, as cutegames drives it
+// A whole game in UGI, as cutegames drives it
 
-static void query(Engine *e, const char *what, const char *answer) {
+static void query(Child *e, const char *what, const char *answer) {
     char line[64], want[64];
     snprintf(line, sizeof line, "query %s", what);
-    send_line(e, line);
-    char *reply = read_line(e, WAIT);
+    child_send(e, line);
+    char *reply = child_read_line(e, CHILD_WAIT);
     snprintf(want, sizeof want, "response %s", answer);
     ck_assert_msg(reply && !strcmp(reply, want), "'%s' answered '%s', not '%s'", line,
                   reply ? reply : "(nothing)", want);
     free(reply);
 }
 
-START_TEST(test_ugi_session) {
-    Engine e;
+START_TEST(test_ugi_game) {
+    Child *e = child_start();
     char best[64], line[256], *text;
-    engine_start(&e);
-    send_line(&e, "ugi");
-    text = expect(&e, "ugiok", WAIT);
+    child_send(e, "ugi");
+    text = child_expect(e, "ugiok", CHILD_WAIT);
     ck_assert_msg(!strncmp(text, "id name tabula ", 15), "%s", text);
     ck_assert(count_prefix(text, "option name ") >= 10 && count_prefix(text, "uciok") == 0);
     free(text);
-    send_line(&e, "setoption name Hash value 8");
-    text = sync_engine(&e);
+    child_send(e, "setoption name Hash value 8");
+    text = child_sync(e);
     ck_assert_str_eq(text, "");
     free(text);
-    send_line(&e, "uginewgame");
-    send_line(&e, "position startpos");
-    query(&e, "p1turn", "true");
-    query(&e, "gameover", "false");
-    query(&e, "result", "none");
+    child_send(e, "uginewgame");
+    child_send(e, "position startpos");
+    query(e, "p1turn", "true");
+    query(e, "gameover", "false");
+    query(e, "result", "none");
 
     // p1time/p2time/p1inc/p2inc, and a bestmove of exactly two tokens.
-    char *legal = legal_moves(&e);
+    char *legal = legal_moves(e);
     double t0 = seconds();
-    send_line(&e, "go p1time 1000 p2time 1000 p1inc 10 p2inc 10");
-    text = expect(&e, "bestmove", WAIT);
+    child_send(e, "go p1time 1000 p2time 1000 p1inc 10 p2inc 10");
+    text = child_expect(e, "bestmove", CHILD_WAIT);
     ck_assert_msg(seconds() - t0 < 1.0, "%.2f s for a move with 1 s on the clock", seconds() - t0);
     check_bestmove(text, legal, true, best, sizeof best);
     free(text);
     free(legal);
     snprintf(line, sizeof line, "position startpos moves %s", best);
-    send_line(&e, line);
-    query(&e, "p1turn", "false");
-    query(&e, "result", "none");
-    legal = legal_moves(&e);
-    send_line(&e, "go depth 4");
-    text = expect(&e, "bestmove", WAIT);
+    child_send(e, line);
+    query(e, "p1turn", "false");
+    query(e, "result", "none");
+    legal = legal_moves(e);
+    child_send(e, "go depth 4");
+    text = child_expect(e, "bestmove", CHILD_WAIT);
     check_bestmove(text, legal, true, NULL, 0);
     free(text);
     free(legal);
-    send_line(&e, "go movetime 100");
-    text = expect(&e, "bestmove", WAIT);
+    child_send(e, "go movetime 100");
+    text = child_expect(e, "bestmove", CHILD_WAIT);
     ck_assert_int_eq(count_prefix(text, "bestmove "), 1);
     free(text);
-    check_reply_times(&e, "go infinite", true);
+    check_reply_times(e, "go infinite", true);
 
     // Finished games: a win for each side and a draw.
-    send_line(&e, "setoption name UCI_Variant value three");
-    send_line(&e, "uginewgame");
-    send_line(&e, "position startpos moves a1 a2 b1 b2 c1");
-    query(&e, "gameover", "true");
-    query(&e, "result", "p1win");
-    query(&e, "p1turn", "false");
-    send_line(&e, "go depth 3");
-    text = expect(&e, "bestmove", WAIT);
+    child_send(e, "setoption name UCI_Variant value three");
+    child_send(e, "uginewgame");
+    child_send(e, "position startpos moves a1 a2 b1 b2 c1");
+    query(e, "gameover", "true");
+    query(e, "result", "p1win");
+    query(e, "p1turn", "false");
+    child_send(e, "go depth 3");
+    text = child_expect(e, "bestmove", CHILD_WAIT);
     ck_assert_msg(!strcmp(text, "bestmove (none)\n"), "%s", text);
     free(text);
-    send_line(&e, "position startpos moves a1 a2 b3 b2 c3 c2");
-    query(&e, "gameover", "true");
-    query(&e, "result", "p2win");
-    query(&e, "p1turn", "true");
-    send_line(&e, "setoption name UCI_Variant value nine");
-    send_line(&e, "setoption name NMoveRule value 4");
-    send_line(&e, "position fen W1W/W2/3/6/3/2B/B1B w 0 0 4 20");
-    query(&e, "gameover", "true");
-    query(&e, "result", "draw");
-    // An unknown query is an error, and the session goes on.
-    send_line(&e, "query colour");
-    text = sync_engine(&e);
+    child_send(e, "position startpos moves a1 a2 b3 b2 c3 c2");
+    query(e, "gameover", "true");
+    query(e, "result", "p2win");
+    query(e, "p1turn", "true");
+    child_send(e, "setoption name UCI_Variant value nine");
+    child_send(e, "setoption name NMoveRule value 4");
+    child_send(e, "position fen W1W/W2/3/6/3/2B/B1B w 0 0 4 20");
+    query(e, "gameover", "true");
+    query(e, "result", "draw");
+    // An unknown query is an error, and the game goes on.
+    child_send(e, "query colour");
+    text = child_sync(e);
     ck_assert_msg(count_prefix(text, ERROR_PREFIX) == 1 && !strchr(strchr(text, '\n') + 1, '\n'),
                   "%s", text);
     free(text);
-    query(&e, "p1turn", "true");
-    engine_quit(&e);
+    query(e, "p1turn", "true");
+    child_quit(e);
 }
 END_TEST
 
 // ---------------------------------------------------------------------------------------------
 // A person's commands through the pipe
 
-static void position_is(Engine *e, const char *fen) {
+static void position_is(Child *e, const char *fen) {
     char got[128];
-    send_line(e, "d");
-    char *text = expect(e, "Result: ", WAIT);
+    child_send(e, "d");
+    char *text = child_expect(e, "Result: ", CHILD_WAIT);
     ck_assert(line_after(text, "Position: ", got, sizeof got));
     ck_assert_msg(!strcmp(got, fen), "position %s, not %s", got, fen);
     free(text);
@@ -487,63 +303,61 @@ static void position_is(Engine *e, const char *fen) {
 // player on roll wins. (The database's index tables were once read before they were built,
 // so the first answer of every process said 0; later ones were right.)
 START_TEST(test_first_bearoff_eval) {
-    Engine e;
-    engine_start(&e);
-    send_line(&e, "setoption name UCI_Variant value backgammon");
-    send_line(&e, "position xgid XGID=-A----------------------a-:0:0:1:00:0:0:0:0:10");
+    Child *e = child_start();
+    child_send(e, "setoption name UCI_Variant value backgammon");
+    child_send(e, "position xgid XGID=-A----------------------a-:0:0:1:00:0:0:0:0:10");
     for (int k = 0; k < 2; k++) {
-        send_line(&e, "eval");
-        char *text = expect(&e, "equity", WAIT);
+        child_send(e, "eval");
+        char *text = child_expect(e, "equity", CHILD_WAIT);
         ck_assert_msg(strstr(text, "bear-off database") &&
                           strstr(text, "probs       1.0000 0.0000 0.0000 0.0000 0.0000"),
                       "eval %d: %s", k + 1, text);
         free(text);
     }
-    engine_quit(&e);
+    child_quit(e);
 }
 END_TEST
 
-START_TEST(test_person_session) {
-    Engine e;
+START_TEST(test_person_game) {
+    Child *e = child_start();
     char *text;
-    engine_start(&e);
-    send_line(&e, "new");
-    send_line(&e, "move d7");
-    send_line(&e, "move g7");
-    send_line(&e, "move zz");
-    text = sync_engine(&e);
+    child_send(e, "new");
+    child_send(e, "move d7");
+    child_send(e, "move g7");
+    child_send(e, "move zz");
+    text = child_sync(e);
     ck_assert_msg(count_prefix(text, ERROR_PREFIX) == 1, "%s", text);
     free(text);
-    position_is(&e, "1WB/3/3/6/3/3/3 w 8 8 0 2");
-    send_line(&e, "undo");
-    position_is(&e, "1W1/3/3/6/3/3/3 b 8 9 0 1");
-    send_line(&e, "play movetime 100");
-    text = expect(&e, "bestmove", WAIT);
+    position_is(e, "1WB/3/3/6/3/3/3 w 8 8 0 2");
+    child_send(e, "undo");
+    position_is(e, "1W1/3/3/6/3/3/3 b 8 9 0 1");
+    child_send(e, "play movetime 100");
+    text = child_expect(e, "bestmove", CHILD_WAIT);
     free(text);
-    send_line(&e, "d");
-    text = expect(&e, "Result: ", WAIT);
+    child_send(e, "d");
+    text = child_expect(e, "Result: ", CHILD_WAIT);
     ck_assert_msg(strstr(text, "b 8 9 0 1") == NULL && strstr(text, " w 8 8 0 2") != NULL,
                   "the engine's move is not on the board:\n%s", text);
     free(text);
-    send_line(&e, "undo");
-    send_line(&e, "undo");
-    position_is(&e, NINE_START);
-    send_line(&e, "undo");
-    text = sync_engine(&e);
+    child_send(e, "undo");
+    child_send(e, "undo");
+    position_is(e, NINE_START);
+    child_send(e, "undo");
+    text = child_sync(e);
     ck_assert_msg(count_prefix(text, ERROR_PREFIX "undo") == 1, "%s", text);
     free(text);
     // A Sanmill position, then moves with a removal written as its own token.
-    send_line(&e, "position fen O*O*****/**@*****/@******* w p p 2 7 2 7 0 0 0 0 0 0 0 0 4");
-    position_is(&e, "1B1/3/1W1/3WB1/3/3/3 w 7 7 0 4");
-    send_line(&e, "move a1");
-    send_line(&e, "move g1");
-    send_line(&e, "move a4");
-    send_line(&e, "move d6");
-    send_line(&e, "move a7 xd7");
-    position_is(&e, "W2/1B1/1W1/W2WB1/3/3/W1B b 4 5 0 6");
-    send_line(&e, "undo");
-    position_is(&e, "1B1/1B1/1W1/W2WB1/3/3/W1B w 5 5 0 6");
-    engine_quit(&e);
+    child_send(e, "position fen O*O*****/**@*****/@******* w p p 2 7 2 7 0 0 0 0 0 0 0 0 4");
+    position_is(e, "1B1/3/1W1/3WB1/3/3/3 w 7 7 0 4");
+    child_send(e, "move a1");
+    child_send(e, "move g1");
+    child_send(e, "move a4");
+    child_send(e, "move d6");
+    child_send(e, "move a7 xd7");
+    position_is(e, "W2/1B1/1W1/W2WB1/3/3/W1B b 4 5 0 6");
+    child_send(e, "undo");
+    position_is(e, "1B1/1B1/1W1/W2WB1/3/3/W1B w 5 5 0 6");
+    child_quit(e);
 }
 END_TEST
 
@@ -815,11 +629,11 @@ static const char *escaped(const char *s, size_t n, char *buf, size_t size) {
 }
 
 // The state as the engine shows it: `d` and the option list of the dialect's handshake.
-static char *snapshot(Engine *e, bool ugi) {
-    send_line(e, "d");
-    char *d = expect(e, "Result: ", WAIT);
-    send_line(e, ugi ? "ugi" : "uci");
-    char *options = expect(e, ugi ? "ugiok" : "uciok", WAIT);
+static char *snapshot(Child *e, bool ugi) {
+    child_send(e, "d");
+    char *d = child_expect(e, "Result: ", CHILD_WAIT);
+    child_send(e, ugi ? "ugi" : "uci");
+    char *options = child_expect(e, ugi ? "ugiok" : "uciok", CHILD_WAIT);
     char *all = malloc(strlen(d) + strlen(options) + 1);
     ck_assert_ptr_nonnull(all);
     strcpy(all, d);
@@ -850,23 +664,22 @@ START_TEST(test_hostile) {
     escaped(line, len, name, sizeof name);
     bool ugi = h->setup && !strncmp(h->setup, "ugi", 3);
 
-    Engine e;
-    engine_start(&e);
+    Child *e = child_start();
     if (h->setup) {
         char *copy = strdup(h->setup);
         ck_assert_ptr_nonnull(copy);
         for (char *save, *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-            send_line(&e, l);
+            child_send(e, l);
         free(copy);
     }
-    char *text = sync_engine(&e);
+    char *text = child_sync(e);
     ck_assert_msg(count_prefix(text, ERROR_PREFIX) == 0, "the setup of '%s' failed:\n%s", name,
                   text);
     free(text);
-    char *before = snapshot(&e, ugi);
+    char *before = snapshot(e, ugi);
 
-    send_bytes(&e, line, len);
-    char *reply = sync_engine(&e);
+    child_send_bytes(e, line, len);
+    char *reply = child_sync(e);
     int errors = count_prefix(reply, ERROR_PREFIX);
     ck_assert_msg(errors == h->errors, "'%s' gave %d error lines, not %d:\n%.2000s", name, errors,
                   h->errors, reply);
@@ -876,32 +689,34 @@ START_TEST(test_hostile) {
     ck_assert_msg(strlen(reply) < 4096 || h->search, "'%s' gave a long reply", name);
     free(reply);
 
-    char *after = snapshot(&e, ugi);
+    char *after = snapshot(e, ugi);
     ck_assert_msg(!strcmp(before, after), "'%s' changed the state:\n%s\n---\n%s", name, before,
                   after);
     free(before);
     free(after);
     // A search still running ends on stop; one bestmove in all when one was due.
-    send_line(&e, "stop");
-    text = sync_engine(&e);
+    child_send(e, "stop");
+    text = child_sync(e);
     free(text);
-    int bestmoves = count_prefix(e.log, "bestmove ");
+    int bestmoves = count_prefix(e->log, "bestmove ");
     ck_assert_msg(bestmoves == (h->search ? 1 : 0), "'%s': %d bestmove lines:\n%s", name, bestmoves,
-                  log_tail(&e));
-    ck_assert_msg(count_prefix(e.log, ERROR_PREFIX) == h->errors, "'%s':\n%s", name, log_tail(&e));
-    engine_quit(&e);
+                  child_log_tail(e));
+    ck_assert_msg(count_prefix(e->log, ERROR_PREFIX) == h->errors, "'%s':\n%s", name,
+                  child_log_tail(e));
+    child_quit(e);
     free(big);
 }
 END_TEST
 
-Suite *session_suite(void) {
-    Suite *s = suite_create("session");
+// The binary suite: whole games and hostile lines through pipes.
+Suite *binary_suite(void) {
+    Suite *s = suite_create("binary");
     TCase *tc = tcase_create("dialects");
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_binary_present);
-    tcase_add_test(tc, test_uci_session);
-    tcase_add_test(tc, test_ugi_session);
-    tcase_add_test(tc, test_person_session);
+    tcase_add_test(tc, test_uci_game);
+    tcase_add_test(tc, test_ugi_game);
+    tcase_add_test(tc, test_person_game);
     tcase_add_test(tc, test_first_bearoff_eval);
     suite_add_tcase(s, tc);
 
