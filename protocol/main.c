@@ -1,6 +1,6 @@
 // The only main(): subcommands, or the protocol loop on stdin/stdout.
-#include "bench/bench.h"
-#include "bench/match.h"
+#include "engine/core/bench.h"
+#include "match/match.h"
 #include "engine/core/clock.h"
 #include "engine/mill/game.h"
 #include "engine/mill/solve.h"

@@ -8,7 +8,7 @@
 
 #include "engine/core/parse.h"
 
-#include "bench/bench.h"
+#include "engine/core/bench.h"
 #include "engine/backgammon/game.h"
 #include "engine/core/clock.h"
 #include "engine/core/registry.h"

@@ -5,8 +5,8 @@
 
 #include "tests/helpers.h"
 
-#include "bench/bg_match.h"
-#include "bench/bg_train.h"
+#include "tools/bggames.h"
+#include "tools/td.h"
 #include "engine/backgammon/bearoff.h"
 #include "engine/backgammon/eval.h"
 #include "engine/backgammon/ids.h"

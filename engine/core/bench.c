@@ -1,7 +1,7 @@
-#include "bench/bench.h"
+#include "engine/core/bench.h"
 
 #include "engine/core/clock.h"
-#include "engine/mill/game.h"
+#include "engine/core/registry.h"
 
 #include <stdio.h>
 
@@ -13,7 +13,7 @@ typedef struct BenchPosition {
 } BenchPosition;
 
 // Each variant's start and positions of its placing, moving and flying phases, taken from
-// tests/data/mill_perft_given.txt (games still going on).
+// tests/data/mill_perft.txt (games still going on).
 // clang-format off
 static const BenchPosition POSITIONS[] = {
     {"nine",       NULL},
@@ -73,13 +73,14 @@ static const BenchPosition POSITIONS[] = {
 // The node count of the last report; a depth-limited search reports after its last iteration.
 static void keep_nodes(void *ctx, const SearchReport *r) { *(uint64_t *)ctx = r->nodes; }
 
+// Drop the search's messages: the bench prints only its own lines.
 static void ignore_message(void *ctx, const char *text) {
     (void)ctx;
     (void)text;
 }
 
 // Search the game's position to depth; return its node count.
-static uint64_t search_one(Game *g, int depth, SearchResult *res) {
+static uint64_t search_one(const GameFamily *f, Game *g, int depth, SearchResult *res) {
     uint64_t nodes = 0;
     SearchLimits lim = {
         .depth = depth, .time = {-1, -1}, .start_us = clock_now_us(), .threads = 1, .multipv = 1};
@@ -87,27 +88,50 @@ static uint64_t search_one(Game *g, int depth, SearchResult *res) {
     atomic_init(&hooks.stop, false);
     atomic_init(&hooks.ponder, false);
     atomic_init(&hooks.ponderhit_us, 0);
-    MILL_FAMILY.search(g, &lim, &hooks, res);
+    f->search(g, &lim, &hooks, res);
     return nodes;
 }
 
+// Make *g a game of the family that plays variant, with the bench's table: the game is kept
+// while the family stays the same (set_variant then switches it), else made anew. False, with
+// the reason in err, when no family plays variant or memory runs out.
+static bool game_for(const char *variant, const GameFamily **f, Game **g, Error *err) {
+    const GameFamily *want = registry_find(variant);
+    if (!want) {
+        error_set(err, "unknown variant '%s'", variant);
+        return false;
+    }
+    if (*g && *f == want)
+        return want->set_variant(*g, variant, err);
+    if (*g)
+        (*f)->destroy(*g);
+    *f = want;
+    *g = want->create(variant);
+    if (*g && want->set_hash(*g, BENCH_HASH_MB, err))
+        return true;
+    if (*g)
+        want->destroy(*g);
+    *g = NULL;
+    return error_set(err, "out of memory");
+}
+
 uint64_t bench_run(int depth, BenchLineFn fn, void *ctx) {
-    const GameFamily *f = &MILL_FAMILY;
+    const GameFamily *f = NULL;
+    Game *g = NULL;
     char line[320];
     Error err;
-    Game *g = f->create(POSITIONS[0].variant);
-    if (!g || !f->set_hash(g, BENCH_HASH_MB, &err)) {
-        fn(ctx, "bench: out of memory");
-        if (g)
-            f->destroy(g);
-        return 0;
-    }
     uint64_t total = 0;
     int64_t us = 0;
     for (int i = 0; i < NPOSITIONS; i++) {
         const BenchPosition *bp = &POSITIONS[i];
         const char *shown = bp->fen ? bp->fen : "startpos";
-        if (!f->set_variant(g, bp->variant, &err) || !f->set_position(g, bp->fen, NULL, 0, &err)) {
+        if (!game_for(bp->variant, &f, &g, &err) ||
+            !f->set_position(g, bp->fen, NULL, 0, &err)) {
+            if (!g) {
+                snprintf(line, sizeof line, "bench: %s", err.msg);
+                fn(ctx, line);
+                return 0;
+            }
             snprintf(line, sizeof line, "%d/%d %s %s: error: %s", i + 1, NPOSITIONS, bp->variant,
                      shown, err.msg);
             fn(ctx, line);
@@ -116,14 +140,15 @@ uint64_t bench_run(int depth, BenchLineFn fn, void *ctx) {
         f->clear_hash(g);
         SearchResult res;
         int64_t t0 = clock_now_us();
-        uint64_t nodes = search_one(g, depth, &res);
+        uint64_t nodes = search_one(f, g, depth, &res);
         us += clock_now_us() - t0;
         total += nodes;
         snprintf(line, sizeof line, "%d/%d %s %s: bestmove %s nodes %llu", i + 1, NPOSITIONS,
                  bp->variant, shown, res.best, (unsigned long long)nodes);
         fn(ctx, line);
     }
-    f->destroy(g);
+    if (g)
+        f->destroy(g);
     int64_t ms = us / 1000 > 0 ? us / 1000 : 1;
     snprintf(line, sizeof line, "%llu nodes %llu nps", (unsigned long long)total,
              (unsigned long long)(total * 1000 / (uint64_t)ms));

@@ -1,8 +1,9 @@
-#include "bench/bg_train.h"
+#include "tools/td.h"
 
-#include "bench/bg_match.h"
+#include "tools/bggames.h"
 #include "engine/backgammon/eval.h"
 #include "engine/backgammon/search.h"
+#include "engine/core/random.h"
 
 #include <pthread.h>
 
@@ -72,7 +73,7 @@ static int game_start(BgBoard *b, uint64_t *rng) {
     BgPosition start;
     bg_set_start(&start);
     *b = start.b;
-    return (int)(bg_rng_next(rng) & 1);
+    return (int)(random_next(rng) & 1);
 }
 
 // A roll as the higher and the lower die; the opening roll of a game is never a double.

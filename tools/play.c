@@ -1,4 +1,4 @@
-#include "bench/play.h"
+#include "tools/play.h"
 
 #include "engine/core/clock.h"
 #include "engine/core/random.h"

@@ -1,6 +1,6 @@
 // Openings for matches: random legal plies from the start, or lines of an openings file.
-#ifndef BENCH_OPENING_H
-#define BENCH_OPENING_H
+#ifndef MATCH_OPENING_H
+#define MATCH_OPENING_H
 
 #include "engine/core/error.h"
 #include "engine/mill/notation.h"

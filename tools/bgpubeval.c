@@ -2,7 +2,7 @@
 // games shared with the sides swapped. Prints points per game for tabula with a 95% interval.
 // Usage: bg-pubeval [--games N] [--depth D] [--seed S] [--weights FILE]
 // (the engine's embedded weights unless --weights is given).
-#include "bench/bg_match.h"
+#include "tools/bggames.h"
 #include "engine/core/clock.h"
 
 #include <stdio.h>

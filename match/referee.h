@@ -2,10 +2,10 @@
 // clocks, sends the positions and `go`, checks every move with the engine's own rules code,
 // adjudicates, and fills a game record. An illegal move, a crash or disconnect, silence or a
 // flag fall loses the game for the engine at fault, with the reason recorded.
-#ifndef BENCH_REFEREE_H
-#define BENCH_REFEREE_H
+#ifndef MATCH_REFEREE_H
+#define MATCH_REFEREE_H
 
-#include "bench/opening.h"
+#include "match/opening.h"
 #include "engine/core/game.h"
 
 #include <stdbool.h>

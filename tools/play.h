@@ -1,8 +1,8 @@
 // Engine-against-engine games in one process, for the bench tools (self-play, tuning).
-#ifndef BENCH_PLAY_H
-#define BENCH_PLAY_H
+#ifndef TOOLS_PLAY_H
+#define TOOLS_PLAY_H
 
-#include "bench/opening.h"
+#include "match/opening.h"
 #include "engine/mill/eval.h"
 #include "engine/mill/game.h"
 #include "engine/mill/notation.h"

@@ -1,8 +1,8 @@
-// Backgammon games between two players for the bench programs: cubeless money games (single
+// Backgammon games between two players for the offline programs: cubeless money games (single
 // 1, gammon 2, backgammon 3 points), dice from a seeded generator, and a match of tabula
 // against pubeval with the dice of each pair of games shared and the sides swapped.
-#ifndef BENCH_BG_MATCH_H
-#define BENCH_BG_MATCH_H
+#ifndef TOOLS_BGGAMES_H
+#define TOOLS_BGGAMES_H
 
 #include "engine/backgammon/movegen.h"
 #include "engine/backgammon/net.h"
@@ -14,8 +14,7 @@
 typedef int (*BgChooser)(void *ctx, const BgBoard *b, int side, int d1, int d2,
                          const BgPlayList *l);
 
-// A small deterministic generator (splitmix64).
-uint64_t bg_rng_next(uint64_t *s);
+// One die from the generator of engine/core/random.h.
 int bg_rng_die(uint64_t *s);
 
 // Play one game from the start; player 1 (X) uses choose[1], player 0 choose[0]. The first

@@ -9,7 +9,7 @@
 // the logistic scale s is fitted first, then the other weights by Adam on the mean squared
 // error between the result and 1 / (1 + exp(-eval / s)). The fitted rows are printed in the
 // layout of eval_weights in engine/mill/eval.c, with the error before and after.
-#include "bench/play.h"
+#include "tools/play.h"
 
 #include "engine/core/random.h"
 #include "engine/mill/movegen.h"

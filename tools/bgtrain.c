@@ -18,8 +18,8 @@
 // first (net.h: bg_net_widen, seeded by --seed); the outputs are unchanged until training.
 // --refine trains towards the nets' own 1-ply values instead of TD(lambda) (bg_train.h), on
 // --threads threads (1 to 16; the weights do not depend on it).
-#include "bench/bg_match.h"
-#include "bench/bg_train.h"
+#include "tools/bggames.h"
+#include "tools/td.h"
 #include "engine/core/clock.h"
 
 #include <stdio.h>

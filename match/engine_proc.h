@@ -1,7 +1,7 @@
 // An engine as a child process for the match runner: started through /bin/sh, spoken to over
 // two pipes, read line by line against a deadline, and always reaped.
-#ifndef BENCH_ENGINE_PROC_H
-#define BENCH_ENGINE_PROC_H
+#ifndef MATCH_ENGINE_PROC_H
+#define MATCH_ENGINE_PROC_H
 
 #include "engine/core/error.h"
 

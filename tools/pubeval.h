@@ -1,8 +1,8 @@
 // Tesauro's pubeval (1993, public domain): a linear evaluation of the position after a play,
 // with one weight vector for contact and one for races, posted to rec.games.backgammon as a
 // benchmark opponent. The weights are Tesauro's published values; the code is ours.
-#ifndef BENCH_PUBEVAL_H
-#define BENCH_PUBEVAL_H
+#ifndef TOOLS_PUBEVAL_H
+#define TOOLS_PUBEVAL_H
 
 #include "engine/backgammon/board.h"
 

@@ -31,7 +31,7 @@
 //   form is used. Bounds: accept H0 when LLR <= log(beta / (1 - alpha)), H1 when LLR >=
 //   log((1 - beta) / alpha).
 // Unlike fishtest, no games at all give LLR = 0 (fishtest gives -5e-7 from the 1e-3 prior alone).
-#include "bench/stats.h"
+#include "match/stats.h"
 
 #include <assert.h>
 #include <math.h>

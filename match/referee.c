@@ -7,9 +7,9 @@
 //   referee stops waiting at that instant, so a silent engine costs no more than its clock.
 //   Without a clock or movetime the wait is capped by movetimeout ("stalled connection").
 // - Scores for adjudication are read from the last `info ... score` line before `bestmove`.
-#include "bench/referee.h"
+#include "match/referee.h"
 
-#include "bench/engine_proc.h"
+#include "match/engine_proc.h"
 #include "engine/core/clock.h"
 #include "engine/mill/game.h"
 

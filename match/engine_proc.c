@@ -2,7 +2,7 @@
 // concurrent games never inherit each other's pipe ends (a leaked write end would hide an
 // engine's exit from the referee).
 #define _GNU_SOURCE // pipe2
-#include "bench/engine_proc.h"
+#include "match/engine_proc.h"
 
 #include "engine/core/clock.h"
 

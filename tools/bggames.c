@@ -1,22 +1,16 @@
-#include "bench/bg_match.h"
+#include "tools/bggames.h"
 
-#include "bench/pubeval.h"
 #include "engine/backgammon/eval.h"
 #include "engine/backgammon/search.h"
+#include "engine/core/random.h"
+#include "tools/pubeval.h"
 
 #include <math.h>
 #include <string.h>
 
 #define MAX_TURNS 2000
 
-uint64_t bg_rng_next(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-int bg_rng_die(uint64_t *s) { return (int)(bg_rng_next(s) % 6) + 1; }
+int bg_rng_die(uint64_t *s) { return (int)(random_next(s) % 6) + 1; }
 
 int bg_game(BgChooser choose[2], void *ctx[2], int first, uint64_t *rng) {
     BgPosition p;

@@ -1,8 +1,8 @@
 // bench: a fixed set of positions across every variant, each searched to a fixed depth with
 // one thread and a cleared 16 MB table. The total node count is the engine's signature: the
 // same on every run and every build, and it changes exactly when the search does.
-#ifndef BENCH_BENCH_H
-#define BENCH_BENCH_H
+#ifndef ENGINE_CORE_BENCH_H
+#define ENGINE_CORE_BENCH_H
 
 #include <stdint.h>
 

@@ -10,8 +10,8 @@
 // Openings are P random plies from a seeded generator; each opening is played twice with the
 // colours swapped. Each move is searched with a fixed node budget, one thread, its own 16 MB
 // table. The result is A's score, with Elo and a 95% interval (trinomial model).
-#include "bench/play.h"
-#include "bench/stats.h"
+#include "tools/play.h"
+#include "match/stats.h"
 
 #include "engine/core/random.h"
 

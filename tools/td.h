@@ -13,8 +13,8 @@
 //
 // Deterministic for a seed: the weights file holds the games played and the random state, so
 // a run resumed from a checkpoint continues exactly as if it had not stopped.
-#ifndef BENCH_BG_TRAIN_H
-#define BENCH_BG_TRAIN_H
+#ifndef TOOLS_TD_H
+#define TOOLS_TD_H
 
 #include "engine/backgammon/net.h"
 

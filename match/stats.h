@@ -5,8 +5,8 @@
 // Every function returns a defined number for every input, including zero games: never NaN.
 // An Elo difference saturates to +INFINITY or -INFINITY when the score is 1 or 0; print Elo
 // values with stats_format_elo, which writes those as "+inf" and "-inf".
-#ifndef BENCH_STATS_H
-#define BENCH_STATS_H
+#ifndef MATCH_STATS_H
+#define MATCH_STATS_H
 
 #include <stddef.h>
 

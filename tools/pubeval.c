@@ -1,4 +1,4 @@
-#include "bench/pubeval.h"
+#include "tools/pubeval.h"
 
 // clang-format off
 // Contact weights: for each of the mover's points 24 down to 1, five weights (one opponent

@@ -1,6 +1,6 @@
 // Recursive descent over RFC 8259 JSON; strings keep \uXXXX escapes below 0x80 and write
 // others as UTF-8. Depth is capped so that hostile input cannot exhaust the stack.
-#include "bench/json.h"
+#include "match/json.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "bench/opening.h"
+#include "match/opening.h"
 
 #include "engine/core/random.h"
 #include "engine/mill/game.h"

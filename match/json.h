@@ -1,7 +1,7 @@
 // A small JSON reader, enough for the match runner to read back its own summaries when it
 // merges the outputs of several shards. It parses the whole text into a tree.
-#ifndef BENCH_JSON_H
-#define BENCH_JSON_H
+#ifndef MATCH_JSON_H
+#define MATCH_JSON_H
 
 #include <stdbool.h>
 #include <stddef.h>

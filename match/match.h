@@ -1,8 +1,8 @@
 // tabula match: engine-against-engine matches refereed by tabula's own rules (round robin or
 // gauntlet, clocks, openings, adjudication, concurrency, game records, statistics, SPRT,
 // shards and merging). The user documentation is docs/match.md.
-#ifndef BENCH_MATCH_H
-#define BENCH_MATCH_H
+#ifndef MATCH_MATCH_H
+#define MATCH_MATCH_H
 
 #include <stdio.h>
 
