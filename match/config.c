@@ -210,9 +210,8 @@ static bool take_variant(Args *a, const char *id, MatchConfig *cfg) {
         snprintf(cfg->variant, sizeof cfg->variant, "%s", id);
         return true;
     }
-    const GameFamily *f = registry_find(id);
-    if (f) {
-        args_fail(a, "the match runner referees the mill variants only, not %s '%s'", f->name, id);
+    if (registry_find(id)) {
+        args_fail(a, "the match runner referees the mill variants only, not %s", id);
         return false;
     }
     char known[512];

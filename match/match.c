@@ -318,7 +318,6 @@ done:
     return status;
 }
 
-
 int match_main(int argc, char **argv, FILE *out, FILE *err) {
     for (int i = 0; i < argc; i++)
         if (!strcmp(argv[i], "--merge"))
@@ -333,7 +332,6 @@ int match_main(int argc, char **argv, FILE *out, FILE *err) {
         return 1;
     int status;
     if (!match_parse_config(argc, argv, cfg, err)) {
-        fputs(MATCH_USAGE, err);
         status = 2;
     } else {
         status = run_match(cfg, out, err);

@@ -9,9 +9,9 @@
 // - Scores for adjudication are read from the last `info ... score` line before `bestmove`.
 #include "match/referee.h"
 
-#include "match/engine_proc.h"
 #include "engine/core/clock.h"
 #include "engine/mill/game.h"
+#include "match/engine_proc.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

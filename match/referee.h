@@ -5,8 +5,8 @@
 #ifndef MATCH_REFEREE_H
 #define MATCH_REFEREE_H
 
-#include "match/opening.h"
 #include "engine/core/game.h"
+#include "match/opening.h"
 
 #include <stdbool.h>
 #include <stdint.h>

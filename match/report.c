@@ -78,7 +78,7 @@ static void print_elo(FILE *out, const char *label, double v) {
 }
 
 void match_print_report(FILE *out, const char *const *names, int nengines, const Tally *t,
-                         const SprtParams *sprt) {
+                        const SprtParams *sprt) {
     for (int p = 0; p < t->npairings; p++) {
         const MatchCounts *c = &t->counts[p];
         int games = stats_games(c);
@@ -130,7 +130,7 @@ static void json_elo(FILE *f, const char *key, double v) {
 }
 
 bool match_write_json(const char *path, const MatchConfig *cfg, const char *const *names,
-                       const Played *o, int ngames, const Tally *t, bool merged) {
+                      const Played *o, int ngames, const Tally *t, bool merged) {
     FILE *f = fopen(path, "w");
     if (!f)
         return false;
@@ -208,7 +208,6 @@ bool match_write_json(const char *path, const MatchConfig *cfg, const char *cons
     bool written = !ferror(f);
     return (fclose(f) == 0) && written;
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Merging

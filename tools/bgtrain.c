@@ -18,9 +18,10 @@
 // first (net.h: bg_net_widen, seeded by --seed); the outputs are unchanged until training.
 // --refine trains towards the nets' own 1-ply values instead of TD(lambda) (bg_train.h), on
 // --threads threads (1 to 16; the weights do not depend on it).
+#include "engine/core/args.h"
+#include "engine/core/clock.h"
 #include "tools/bggames.h"
 #include "tools/td.h"
-#include "engine/core/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,21 +36,6 @@ typedef struct Options {
     double alpha, alpha_end, lambda;
     int hidden_contact, hidden_race, widen_contact, widen_race, threads;
 } Options;
-
-static bool arg_u64(const char *s, uint64_t *v) {
-    char *end;
-    unsigned long long x = strtoull(s, &end, 10);
-    if (!*s || *end)
-        return false;
-    *v = x;
-    return true;
-}
-
-static bool arg_double(const char *s, double *v) {
-    char *end;
-    *v = strtod(s, &end);
-    return *s && !*end;
-}
 
 static int usage(void) {
     fprintf(
@@ -77,58 +63,32 @@ int main(int argc, char **argv) {
                  .hidden_race = 40,
                  .threads = 1};
     bool alpha_end_set = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        uint64_t u;
-        bool ok = true;
-        if (!strcmp(a, "--resume"))
-            o.resume = true;
-        else if (!strcmp(a, "--quiet"))
-            o.quiet = true;
-        else if (!strcmp(a, "--refine"))
-            o.refine = true;
-        else if (!v)
-            return usage();
-        else if (!strcmp(a, "--games"))
-            ok = arg_u64(v, &o.games);
-        else if (!strcmp(a, "--until"))
-            ok = arg_u64(v, &o.until);
-        else if (!strcmp(a, "--seed"))
-            ok = arg_u64(v, &o.seed);
-        else if (!strcmp(a, "--out"))
-            o.out = v;
-        else if (!strcmp(a, "--alpha"))
-            ok = arg_double(v, &o.alpha);
-        else if (!strcmp(a, "--alpha-end"))
-            ok = arg_double(v, &o.alpha_end), alpha_end_set = true;
-        else if (!strcmp(a, "--lambda"))
-            ok = arg_double(v, &o.lambda);
-        else if (!strcmp(a, "--hidden-contact"))
-            ok = arg_u64(v, &u), o.hidden_contact = (int)u;
-        else if (!strcmp(a, "--hidden-race"))
-            ok = arg_u64(v, &u), o.hidden_race = (int)u;
-        else if (!strcmp(a, "--threads"))
-            ok = arg_u64(v, &u) && u >= 1 && u <= 16, o.threads = (int)u;
-        else if (!strcmp(a, "--widen-contact"))
-            ok = arg_u64(v, &u), o.widen_contact = (int)u;
-        else if (!strcmp(a, "--widen-race"))
-            ok = arg_u64(v, &u), o.widen_race = (int)u;
-        else if (!strcmp(a, "--report"))
-            ok = arg_u64(v, &o.report);
-        else if (!strcmp(a, "--bench-every"))
-            ok = arg_u64(v, &o.bench_every);
-        else if (!strcmp(a, "--bench-games"))
-            ok = arg_u64(v, &o.bench_games);
-        else if (!strcmp(a, "--save-every"))
-            ok = arg_u64(v, &o.save_every);
-        else
-            return usage();
-        if (!ok)
-            return usage();
-        if (strcmp(a, "--resume") && strcmp(a, "--quiet") && strcmp(a, "--refine"))
-            i++;
+    Args args;
+    args_init(&args, "train-bg", argc - 1, argv + 1, stderr);
+    while (args_more(&args)) {
+        if (args_double(&args, "--alpha-end", 0, 10, &o.alpha_end)) {
+            alpha_end_set = true;
+        } else if (!args_flag(&args, "--resume", &o.resume) &&
+                   !args_flag(&args, "--quiet", &o.quiet) &&
+                   !args_flag(&args, "--refine", &o.refine) &&
+                   !args_u64(&args, "--games", &o.games) && !args_u64(&args, "--until", &o.until) &&
+                   !args_u64(&args, "--seed", &o.seed) && !args_string(&args, "--out", &o.out) &&
+                   !args_double(&args, "--alpha", 0, 10, &o.alpha) &&
+                   !args_double(&args, "--lambda", 0, 1, &o.lambda) &&
+                   !args_int(&args, "--hidden-contact", 1, 100000, &o.hidden_contact) &&
+                   !args_int(&args, "--hidden-race", 1, 100000, &o.hidden_race) &&
+                   !args_int(&args, "--threads", 1, 16, &o.threads) &&
+                   !args_int(&args, "--widen-contact", 0, 100000, &o.widen_contact) &&
+                   !args_int(&args, "--widen-race", 0, 100000, &o.widen_race) &&
+                   !args_u64(&args, "--report", &o.report) &&
+                   !args_u64(&args, "--bench-every", &o.bench_every) &&
+                   !args_u64(&args, "--bench-games", &o.bench_games) &&
+                   !args_u64(&args, "--save-every", &o.save_every)) {
+            args_unknown(&args);
+        }
     }
+    if (args.failed)
+        return usage();
     if (!alpha_end_set)
         o.alpha_end = o.alpha;
     BgNets nets;

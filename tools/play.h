@@ -2,11 +2,11 @@
 #ifndef TOOLS_PLAY_H
 #define TOOLS_PLAY_H
 
-#include "match/opening.h"
 #include "engine/mill/eval.h"
 #include "engine/mill/game.h"
 #include "engine/mill/notation.h"
 #include "engine/mill/search.h"
+#include "match/opening.h"
 
 #define MAX_GAME_PLIES 400
 #define MAX_OPENING OPENING_MAX_PLIES

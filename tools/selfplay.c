@@ -10,9 +10,11 @@
 // Openings are P random plies from a seeded generator; each opening is played twice with the
 // colours swapped. Each move is searched with a fixed node budget, one thread, its own 16 MB
 // table. The result is A's score, with Elo and a 95% interval (trinomial model).
-#include "tools/play.h"
 #include "match/stats.h"
+#include "tools/play.h"
 
+#include "engine/core/args.h"
+#include "engine/core/parse.h"
 #include "engine/core/random.h"
 
 #include <stdio.h>
@@ -33,12 +35,16 @@ typedef struct Config {
 // Read 2 x F_COUNT comma-separated weights into w; false when malformed.
 static bool parse_weights(const char *s, int w[PHASE_COUNT][F_COUNT]) {
     for (int k = 0; k < PHASE_COUNT * F_COUNT; k++) {
-        char *end;
-        long v = strtol(s, &end, 10);
-        if (end == s || (k + 1 < PHASE_COUNT * F_COUNT && *end != ','))
+        char num[24];
+        size_t n = strcspn(s, ",");
+        long long v;
+        if (n >= sizeof num || (k + 1 < PHASE_COUNT * F_COUNT) != (s[n] == ','))
+            return false;
+        snprintf(num, sizeof num, "%.*s", (int)n, s);
+        if (!parse_integer(num, -1000000, 1000000, &v))
             return false;
         w[k / F_COUNT][k % F_COUNT] = (int)v;
-        s = end + 1;
+        s += n + (s[n] == ',');
     }
     return true;
 }
@@ -64,28 +70,18 @@ static bool switch_off(MillSearchParams *p, const char *name) {
 
 int main(int argc, char **argv) {
     Config c = {"nine", 100, 2, 4, 20000, 1, "none", NULL};
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--variant"))
-            c.variant = argv[i + 1];
-        else if (!strcmp(argv[i], "--games"))
-            c.games = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--nodes"))
-            c.nodes = strtoull(argv[i + 1], NULL, 10);
-        else if (!strcmp(argv[i], "--off"))
-            c.off = argv[i + 1];
-        else if (!strcmp(argv[i], "--jobs"))
-            c.jobs = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--seed"))
-            c.seed = strtoull(argv[i + 1], NULL, 10);
-        else if (!strcmp(argv[i], "--plies"))
-            c.plies = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--b-eval"))
-            c.b_eval = argv[i + 1];
-        else {
-            fprintf(stderr, "selfplay: unknown option %s\n", argv[i]);
-            return 2;
-        }
-    }
+    Args args;
+    args_init(&args, "selfplay", argc - 1, argv + 1, stderr);
+    while (args_more(&args))
+        if (!args_string(&args, "--variant", &c.variant) &&
+            !args_int(&args, "--games", 1, 10000000, &c.games) &&
+            !args_u64(&args, "--nodes", &c.nodes) && !args_string(&args, "--off", &c.off) &&
+            !args_int(&args, "--jobs", 1, 1024, &c.jobs) && !args_u64(&args, "--seed", &c.seed) &&
+            !args_int(&args, "--plies", 0, 1000, &c.plies) &&
+            !args_string(&args, "--b-eval", &c.b_eval))
+            args_unknown(&args);
+    if (args.failed)
+        return 2;
     Player a, b;
     play_default_player(&a);
     b = a;

@@ -9,6 +9,8 @@
 // (default 1) by the database; `drawn`: the database says draw. The positions are spread evenly
 // over the material classes given. OPENINGS gets one position string per line; KEY the same
 // line number's winner (`white`, `black` or `draw`) and distance in plies.
+#include "engine/core/args.h"
+#include "engine/core/random.h"
 #include "engine/mill/solve.h"
 
 #include <stdio.h>
@@ -17,10 +19,7 @@
 
 static uint64_t rng_state;
 
-static unsigned rng(unsigned n) {
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (unsigned)(rng_state >> 33) % n;
-}
+static unsigned rng(unsigned n) { return (unsigned)(random_next(&rng_state) % n); }
 
 // k random points among the free ones.
 static Bits random_set(Bits free, int npoints, int k) {
@@ -43,26 +42,25 @@ int main(int argc, char **argv) {
     const char *dbpath = NULL, *men = NULL, *value = NULL, *out = NULL, *key = NULL;
     int count = 100, min_plies = 1;
     rng_state = 1;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--men") && i + 1 < argc)
-            men = argv[++i];
-        else if (!strcmp(argv[i], "--value") && i + 1 < argc)
-            value = argv[++i];
-        else if (!strcmp(argv[i], "--count") && i + 1 < argc)
-            count = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--min-plies") && i + 1 < argc)
-            min_plies = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
-            rng_state = strtoull(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--out") && i + 1 < argc)
-            out = argv[++i];
-        else if (!strcmp(argv[i], "--key") && i + 1 < argc)
-            key = argv[++i];
-        else if (argv[i][0] != '-' && !dbpath)
-            dbpath = argv[i];
+    Args args;
+    args_init(&args, "tbpick", argc - 1, argv + 1, stderr);
+    while (args_more(&args)) {
+        const char *arg;
+        if (args_string(&args, "--men", &men) || args_string(&args, "--value", &value) ||
+            args_int(&args, "--count", 1, 100000000, &count) ||
+            args_int(&args, "--min-plies", 0, 100000, &min_plies) ||
+            args_u64(&args, "--seed", &rng_state) || args_string(&args, "--out", &out) ||
+            args_string(&args, "--key", &key))
+            continue;
+        if ((arg = args_operand(&args)) && !dbpath)
+            dbpath = arg;
+        else if (arg)
+            args_fail(&args, "one database only, not also '%s'", arg);
         else
-            return usage();
+            args_unknown(&args);
     }
+    if (args.failed)
+        return usage();
     int classes[16][2], nclasses = 0;
     for (const char *s = men; s && *s && nclasses < 16;) {
         int a, b, used;

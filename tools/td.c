@@ -1,9 +1,9 @@
 #include "tools/td.h"
 
-#include "tools/bggames.h"
 #include "engine/backgammon/eval.h"
 #include "engine/backgammon/search.h"
 #include "engine/core/random.h"
+#include "tools/bggames.h"
 
 #include <pthread.h>
 

@@ -11,6 +11,7 @@
 // layout of eval_weights in engine/mill/eval.c, with the error before and after.
 #include "tools/play.h"
 
+#include "engine/core/args.h"
 #include "engine/core/random.h"
 #include "engine/mill/movegen.h"
 
@@ -112,26 +113,17 @@ int main(int argc, char **argv) {
     const char *variant = "nine";
     int games = 400, jobs = 2, plies = 6, iters = 1000;
     uint64_t nodes = 5000, seed = 7;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--variant"))
-            variant = argv[i + 1];
-        else if (!strcmp(argv[i], "--games"))
-            games = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--nodes"))
-            nodes = strtoull(argv[i + 1], NULL, 10);
-        else if (!strcmp(argv[i], "--jobs"))
-            jobs = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--seed"))
-            seed = strtoull(argv[i + 1], NULL, 10);
-        else if (!strcmp(argv[i], "--plies"))
-            plies = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--iters"))
-            iters = atoi(argv[i + 1]);
-        else {
-            fprintf(stderr, "tune: unknown option %s\n", argv[i]);
-            return 2;
-        }
-    }
+    Args args;
+    args_init(&args, "tune", argc - 1, argv + 1, stderr);
+    while (args_more(&args))
+        if (!args_string(&args, "--variant", &variant) &&
+            !args_int(&args, "--games", 1, 10000000, &games) &&
+            !args_u64(&args, "--nodes", &nodes) && !args_int(&args, "--jobs", 1, 1024, &jobs) &&
+            !args_u64(&args, "--seed", &seed) && !args_int(&args, "--plies", 0, 1000, &plies) &&
+            !args_int(&args, "--iters", 0, 100000000, &iters))
+            args_unknown(&args);
+    if (args.failed)
+        return 2;
     const Variant *var = variant_find(variant);
     if (!var) {
         fprintf(stderr, "tune: unknown variant %s\n", variant);

@@ -125,8 +125,7 @@ uint64_t bench_run(int depth, BenchLineFn fn, void *ctx) {
     for (int i = 0; i < NPOSITIONS; i++) {
         const BenchPosition *bp = &POSITIONS[i];
         const char *shown = bp->fen ? bp->fen : "startpos";
-        if (!game_for(bp->variant, &f, &g, &err) ||
-            !f->set_position(g, bp->fen, NULL, 0, &err)) {
+        if (!game_for(bp->variant, &f, &g, &err) || !f->set_position(g, bp->fen, NULL, 0, &err)) {
             if (!g) {
                 snprintf(line, sizeof line, "bench: %s", err.msg);
                 fn(ctx, line);
