@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checker-play error of tabula judged by GNU Backgammon at 2 ply.
 
-usage: python3 bench/bg_error.py [--tabula ./tabula] [--positions 500] [--seed 1]
+usage: python3 scripts/bg_error.py [--tabula ./tabula] [--positions 500] [--seed 1]
                                  [--batch 50] [--out bg_error.json]
 
 1. Positions: tabula plays cubeless games against itself at 0 ply with random dice (seeded);

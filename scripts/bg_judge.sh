@@ -1,11 +1,11 @@
 #!/bin/sh
 # gnubg as an outside judge of tabula's backgammon plays: for each vector of
-# tests/data/bg_plays_given.txt with 1 to 100 plays, compare the plays `moves` lists (commas read
+# tests/data/bg_plays.txt with 1 to 100 plays, compare the plays `moves` lists (commas read
 # as spaces) with the list gnubg's `hint` prints. Needs gnubg (Debian package, /usr/games/gnubg).
-# Usage: sh bench/bg_judge.sh [./tabula]
+# Usage: sh scripts/bg_judge.sh [./tabula]
 TAB=${1:-./tabula}
 GNUBG=${GNUBG:-/usr/games/gnubg}
-DATA=$(dirname "$0")/../tests/data/bg_plays_given.txt
+DATA=$(dirname "$0")/../tests/data/bg_plays.txt
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 same=0 diff=0

@@ -1,7 +1,7 @@
 #!/bin/sh
 # What each search feature is worth: for every switch of the mill search, a match of the full
 # engine against the same engine with that one switch off, played and scored by `tabula match`.
-#   sh bench/features.sh [path/to/tabula]
+#   sh scripts/features.sh [path/to/tabula]
 # Environment: GAMES (per feature, default 1000), NODES (per move, default 20000; fixed node
 # counts keep the result independent of machine load), CONCURRENCY (default 2), VARIANT
 # (default nine), FEATURES (default: all five), OUT (folder for records and summaries,

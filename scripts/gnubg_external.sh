@@ -2,7 +2,7 @@
 # tabula as a GNU Backgammon external player: gnubg (the host, and player 0 at its own 0-ply)
 # plays GAMES cubeful money games (Jacoby rule on) against `tabula external` (player 1), then
 # this script prints tabula's points per game with a 95% interval.
-# usage: sh bench/gnubg_external.sh [TABULA] [GAMES] [PLIES] [PORT]
+# usage: sh scripts/gnubg_external.sh [TABULA] [GAMES] [PLIES] [PORT]
 # Environment: SEED (gnubg's dice seed, default 1), LOG (gnubg's record, default
 # gnubg_external.log), GNUBG (the gnubg binary), MATCH (a match length: then GAMES matches of
 # MATCH points are played, Crawford rule on, and the matches won are reported). Needs the gnubg

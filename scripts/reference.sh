@@ -3,7 +3,7 @@
 # the Nine Men's Morris start alternate, each on one pinned core, RUNS times (default 7), and
 # the medians are compared. The machine's speed drifts too much for figures from different
 # windows to compare (docs/search.md, "Measuring").
-#   REF=/path/to/engine sh bench/reference.sh [path/to/tabula]
+#   REF=/path/to/engine sh scripts/reference.sh [path/to/tabula]
 # tabula searches to DEPTH (default 16) with Hash 16, with the search switches named in OFF
 # turned off (bench/lib.sh; none by default). The reference gets the lines of REF_SETUP
 # (default: the Sanmill console engine's fixed-depth search to REF_DEPTH, default 12, by its
@@ -13,7 +13,7 @@
 # the reference is built"). The reference is never part of tabula: it is only run here.
 set -eu
 # shellcheck source=bench/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../bench/lib.sh"
 bin=${1:-./tabula}
 runs=${RUNS:-7}
 depth=${DEPTH:-16}

@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
 """tabula's node rate against the Sanmill console engine's in the moving phase of Nine Men's
-Morris, in the same window: bench/reference.sh measures from the start (the placing phase); this
+Morris, in the same window: scripts/reference.sh measures from the start (the placing phase); this
 measures from eight positions after the last man is placed.
 
-    REF=/path/to/sanmill python3 bench/reference_moving.py [path/to/tabula]
+    REF=/path/to/sanmill python3 scripts/reference_moving.py [path/to/tabula]
 
 The positions are four games of tabula against itself (`go depth 7`, four different first two
 moves) cut at plies 20 and 30. Each run searches every position with both engines in turn, each
 pinned to core 1 where taskset exists: tabula to DEPTH (default 20) with Hash 16 after
 `ucinewgame`, the reference to REF_DEPTH (default 18) by its search REF_ALGORITHM (default 2,
 MTD(f)), without its move shuffling or time limit. Sanmill is given the games in its own moves
-(bench/sanmill_uci.py converts them) and must print, before the line that names its `bestmove`,
-a line with the fields `nodes <n>` and `time <ms>`, as bench/reference.sh requires. A run's
+(scripts/sanmill_uci.py converts them) and must print, before the line that names its `bestmove`,
+a line with the fields `nodes <n>` and `time <ms>`, as scripts/reference.sh requires. A run's
 node rate is its nodes over its milliseconds, summed over the positions; the figures are the
 medians of RUNS runs (default 3). Each engine counts nodes its own way: Sanmill counts a removal
 as a node and a ply of its own. Build the reference as its own Makefile does, with -flto
@@ -43,7 +43,7 @@ PLIES = (20, 30)
 
 
 def die(msg):
-    sys.exit("bench/reference_moving.py: " + msg)
+    sys.exit("scripts/reference_moving.py: " + msg)
 
 
 def env_int(name, default, least):
@@ -81,7 +81,7 @@ def run_tabula(binary, depth, moves):
 
 
 def run_ref(ref, depth, algorithm, sanmill_moves):
-    # The options the adapter sets (bench/sanmill_uci.py), with this script's search and depth.
+    # The options the adapter sets (scripts/sanmill_uci.py), with this script's search and depth.
     options = dict(sanmill_uci.SETUP, Algorithm=str(algorithm), MoveTime="0",
                    SkillLevel=str(depth))
     setup = "uci\n%sposition startpos moves %s\ngo\n" % (

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """A UCI front end for the Sanmill console engine, so that `tabula match` can play it.
 
-    python3 bench/sanmill_uci.py [--log FILE] [--depth-timeout S] /path/to/sanmill [ARGS...]
+    python3 scripts/sanmill_uci.py [--log FILE] [--depth-timeout S] /path/to/sanmill [ARGS...]
 
-It speaks tabula's UCI dialect on stdin/stdout (docs/match.md, RULES.md section 4) and Sanmill's
-console protocol to a Sanmill process it starts. Nothing of Sanmill is part of tabula: the binary
-is given by path and only spoken to. Nine Men's Morris only (`UCI_Variant` nine).
+It speaks tabula's UCI dialect on stdin/stdout (docs/match.md; docs/variants.md, "Notation")
+and Sanmill's console protocol to a Sanmill process it starts. Nothing of Sanmill is part of
+tabula: the binary is given by path and only spoken to. Nine Men's Morris only (`UCI_Variant` nine).
 
 What it does, and what it relies on in Sanmill's protocol (checked against the 2025 console
 engine and, with the differences noted, a 2021 one):
@@ -14,10 +14,10 @@ engine and, with the differences noted, a 2021 one):
   for the action, `(f,r)` (place) or `(f1,r1)->(f2,r2)` (move or fly), and, after a mill, a
   second move by the same side for the removal, `-(f,r)`. tabula writes both as one token
   (`d6xa1`, `a1-a4xd7`); the adapter splits and joins them.
-- The adapter keeps its own board and the rules of RULES.md (nine): it checks every move it is
-  given and every move Sanmill answers, knows when an action closes a mill (then it asks Sanmill
-  again, in its "remove" state, for the removal), and answers `bestmove (none)` itself when the
-  side to move has no move.
+- The adapter keeps its own board and the rules of docs/variants.md (nine): it checks every
+  move it is given and every move Sanmill answers, knows when an action closes a mill (then it
+  asks Sanmill again, in its "remove" state, for the removal), and answers `bestmove (none)`
+  itself when the side to move has no move.
 - `position startpos moves ...` in Sanmill stops silently at the first move it finds illegal, so
   before every search the adapter asks Sanmill for its board (`d`, the `Fen:` line) and compares
   it, the side to move, the men in hand and the pending removal with its own; a difference is
@@ -77,7 +77,7 @@ TO_SANMILL = {p: "(%d,%d)" % (f + 1, r + 1)
 FROM_SANMILL = {s: p for p, s in TO_SANMILL.items()}
 POINTS = tuple(TO_SANMILL)
 
-# RULES.md section 1: the 16 lines of three of the 24-point board.
+# docs/variants.md, "Boards and coordinates": the 16 lines of three of the 24-point board.
 LINES = tuple(tuple(line.split("-")) for line in (
     "a7-d7-g7 b6-d6-f6 c5-d5-e5 a4-b4-c4 e4-f4-g4 c3-d3-e3 b2-d2-f2 a1-d1-g1 "
     "a1-a4-a7 b2-b4-b6 c3-c4-c5 d7-d6-d5 d3-d2-d1 e3-e4-e5 f2-f4-f6 g1-g4-g7").split())
@@ -130,7 +130,8 @@ class Quit(Exception):
 
 
 class Game:
-    """A game of nine from the start, by tabula's rules (RULES.md sections 3 and 5)."""
+    """A game of nine from the start, by tabula's rules (docs/variants.md, "A turn" and
+    "Game end")."""
 
     def __init__(self):
         self.board = {}            # point -> WHITE or BLACK
@@ -186,7 +187,7 @@ class Game:
 
     def removal_due(self, action):
         """Whether the action is followed by a removal: it closes a mill and the opponent has
-        a man on the board (RULES.md 3.5: removing stops when there is none)."""
+        a man on the board (docs/variants.md, "A turn": removing stops when there is none)."""
         return self.closes_mill(action) and self.men(1 - self.side) > 0
 
     def do_action(self, action):
@@ -241,7 +242,7 @@ def action_token(action):
 
 def parse_tokens(words):
     """The moves of a position command as whole turns: a lone removal token (`xd7`) joins the
-    action before it (RULES.md section 4)."""
+    action before it (docs/variants.md, "Notation")."""
     turns = []
     for w in words:
         if w.startswith("x") and turns:
@@ -747,11 +748,11 @@ class Adapter:
 def main():
     ap = argparse.ArgumentParser(
         prog="sanmill_uci.py",
-        usage="python3 bench/sanmill_uci.py [--log FILE] [--depth-timeout S] SANMILL [ARG...]",
+        usage="python3 scripts/sanmill_uci.py [--log FILE] [--depth-timeout S] SANMILL [ARG...]",
         description=__doc__.split("\n\n")[0],
         epilog="See the top of the file for the protocol mapping, the time handling and the "
                "checks. Example: tabula match --engine cmd=./tabula --engine cmd=\"python3 "
-               "bench/sanmill_uci.py /path/to/sanmill\" name=sanmill --each st=1")
+               "scripts/sanmill_uci.py /path/to/sanmill\" name=sanmill --each st=1")
     ap.add_argument("--log", metavar="FILE", help="append every line read and written to FILE")
     ap.add_argument("--depth-timeout", metavar="S", type=float, default=600.0,
                     help="the longest wait for a search limited by depth only (default 600)")

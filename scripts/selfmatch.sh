@@ -1,7 +1,7 @@
 #!/bin/sh
 # tabula against itself under a real clock, refereed by `tabula match`: every move checked, and
 # any illegal move, crash, stall or flag fall reported as a fault.
-#   sh bench/selfmatch.sh [path/to/tabula]
+#   sh scripts/selfmatch.sh [path/to/tabula]
 # Environment: LIMIT (per engine, default st=0.1: 100 ms a move; tc=10+0.1 for ten seconds and
 # a tenth per move), GAMES (default 200), CONCURRENCY (default 2), VARIANT (default nine), OUT
 # (folder for the records and the summary, default build/selfmatch).

@@ -2,7 +2,7 @@
 # Endgame databases in play: tabula with a database against tabula without, from random
 # positions the database itself picks (build/tbpick, `make tools`).
 #
-#   sh bench/tbconvert.sh [BIN] [DB]      (or: make tbconvert TB=DB)
+#   sh scripts/tbconvert.sh [BIN] [DB]      (or: make tbconvert TB=DB)
 #
 # Won: N positions with 3 against 3 or 4 against 3 men (no men in hand) that one side wins in
 # at least MINPLIES plies; each is played twice with colours swapped (a game pair of

@@ -1,5 +1,5 @@
 // train-bg: tabula's trainer for the backgammon nets; the method is described in
-// bench/bg_train.h.
+// tools/td.h.
 //
 // --games is the length of the run (the step size goes linearly from --alpha to --alpha-end
 // over it); --until stops earlier (at that many games in all), to be resumed later.

@@ -1,5 +1,5 @@
 // tbpick: random positions of an endgame database with a given value, as an openings file for
-// `tabula match` (bench/tbconvert.sh).
+// `tabula match` (scripts/tbconvert.sh).
 //
 //   build/tbpick DB --men 3-3,4-3 --value won|drawn [--count N] [--min-plies D] [--seed S]
 //                --out OPENINGS --key KEY
