@@ -166,11 +166,13 @@ PGO_FLAGS = $(if $(IS_CLANG),-fprofile-use=$(CURDIR)/$(PGO_DIR)/tabula.profdata 
 PGO_PROFILE := $(PGO_DIR)/profile.stamp
 endif
 
+# The one line that says how the release build was made.
+PGO_WORD = $(if $(filter 1,$(PGO)),profile-guided,plain)
+
 $(BIN): $(REL_OBJ)
 	$(REL_CC) $(BASE) $(RELEASE_FLAGS) $(REL_LINK) -o $@ $^ $(EDIT_LIBS) -lm
-	@echo "tabula: release build with $(REL_CC) ($$($(REL_CC) -v 2>&1 | \
-	  sed -n 's/.*\(gcc\|clang\) version \([0-9]*\).*/\1 \2/p' | head -n 1)), \
-	  $(if $(filter 1,$(PGO)),profile-guided,plain)"
+	@v=$$($(REL_CC) -v 2>&1 | sed -n 's/.*\(gcc\|clang\) version \([0-9]*\).*/\1 \2/p' | head -n 1); \
+	echo "tabula: release build with $(REL_CC)$(if $(IS_CLANG),, ($$v)), $(PGO_WORD)"
 
 build/release/%.o: %.c $(PGO_PROFILE) build/release-cc | deps-check
 	@mkdir -p $(dir $@)
