@@ -33,6 +33,7 @@
 
 static atomic_int interrupted;
 
+// Note an interrupt: the workers finish the games they are playing and stop.
 static void on_interrupt(int sig) {
     (void)sig;
     atomic_store(&interrupted, 1);
@@ -118,6 +119,7 @@ static void progress(Runner *r, int g) {
     }
 }
 
+// Play games of the schedule until none is left, the SPRT decides or an interrupt comes.
 static void *worker(void *arg) {
     Runner *r = arg;
     GameRecord *rec = malloc(sizeof *rec);
@@ -228,6 +230,7 @@ static bool check_openings(const MatchConfig *cfg, const Opening *list, int n, F
     return ok;
 }
 
+// Play the match of cfg: the schedule, the workers, the report and the summary.
 static int run_match(const MatchConfig *cfg, FILE *out, FILE *err) {
     Runner r = {.cfg = cfg, .out = out};
     for (int e = 0; e < cfg->nengines; e++)

@@ -71,6 +71,7 @@ void tally_games(int nengines, bool gauntlet, const Played *o, int ngames, Tally
 // ---------------------------------------------------------------------------------------------
 // Reports
 
+// Print label and an Elo difference as the report shows it.
 static void print_elo(FILE *out, const char *label, double v) {
     char buf[32];
     stats_format_elo(buf, sizeof buf, v);
@@ -122,6 +123,7 @@ void match_print_report(FILE *out, const char *const *names, int nengines, const
         fprintf(out, "faults: none (no illegal move, time forfeit, crash or stall)\n");
 }
 
+// Write one Elo member of the summary; null when it is not finite.
 static void json_elo(FILE *f, const char *key, double v) {
     if (isfinite(v))
         fprintf(f, "\"%s\": %.2f", key, v == 0 ? 0.0 : v); // never "-0.00"
@@ -212,6 +214,7 @@ bool match_write_json(const char *path, const MatchConfig *cfg, const char *cons
 // ---------------------------------------------------------------------------------------------
 // Merging
 
+// Read a whole file into a new string; NULL when it cannot be read.
 static char *read_file(const char *path) {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -263,6 +266,7 @@ static bool same_match(const Json *a, const Json *b) {
     return true;
 }
 
+// The result a PGN result text names; RESULT_NONE for any other text.
 static GameResult result_of(const char *s) {
     for (int r = RESULT_WHITE_WINS; r <= RESULT_DRAW; r++)
         if (!strcmp(s, MATCH_RESULT_TEXT[r]))

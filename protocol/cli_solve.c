@@ -32,6 +32,7 @@ static void print_solve_progress(void *ctx, const SolveProgress *p) {
             p->ha, p->hb, p->pass, t->tty ? "\033[K" : "\n");
 }
 
+// The word for a solved value.
 static const char *value_word(int value) {
     return value == SOLVE_WIN ? "win" : value == SOLVE_LOSS ? "loss" : "draw";
 }

@@ -8,8 +8,8 @@
 
 #include "engine/core/parse.h"
 
-#include "engine/core/bench.h"
 #include "engine/backgammon/game.h"
+#include "engine/core/bench.h"
 #include "engine/core/clock.h"
 #include "engine/core/registry.h"
 #include "engine/mill/game.h"

@@ -131,9 +131,9 @@ void args_unknown(Args *a) {
         return;
     a->i++;
     if (arg[0] == '-' && arg[1] != '\0')
-        args_fail(a, "unknown option '%s' (--help lists them)", arg);
+        args_fail(a, "unknown option '%s'", arg);
     else
-        args_fail(a, "unexpected argument '%s' (--help lists them)", arg);
+        args_fail(a, "unexpected argument '%s'", arg);
 }
 
 bool args_to_long(Args *a, const char *what, const char *text, long long min, long long max,

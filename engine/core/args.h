@@ -33,9 +33,10 @@ bool args_more(const Args *a);
 const char *args_peek(const Args *a);
 
 // Each matcher below consumes the next argument and returns true when it is the option name
-// (the value too, from the same argument after '=' or from the next one); it returns false,
-// consuming nothing, when the next argument is another option. A missing or bad value is
-// reported; the matcher then returns true with a.failed set and *out unchanged.
+// (the value too: from the same argument after '=', or from the next one unless that starts
+// with "--"); it returns false, consuming nothing, when the next argument is another option. A
+// missing or bad value is reported; the matcher then returns true with a.failed set and *out
+// unchanged.
 bool args_flag(Args *a, const char *name, bool *out);
 // Whether the next argument is name, consumed when it is: an option whose operands follow.
 bool args_match(Args *a, const char *name);
