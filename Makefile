@@ -1,8 +1,10 @@
 # tabula: make (optimised native build, profile-guided), make check (debug build + all test
-# suites), make run, make bench, make install, make clean, make prompt-test (the interactive
-# prompt in tmux), make fuzz (libFuzzer on the command loop and the parsers, FUZZ_SECONDS).
-# Missing build dependencies are installed with apt-get when run as root; otherwise the exact
-# command to run is printed.
+# suites), make run, make deps, make bench, make install, make clean, make prompt-test (the
+# interactive prompt in tmux), make fuzz (libFuzzer on the command loop and the parsers,
+# FUZZ_SECONDS), make tools (the offline programs of tools/).
+# `make deps` installs the missing build dependencies with apt-get when run as root, or prints
+# the exact command to run; `make run` and `make check` call it first. A plain `make` installs
+# nothing: with a library missing it prints the command and stops.
 
 CC      ?= cc
 PREFIX  ?= /usr/local
@@ -33,25 +35,27 @@ CHECK_LIBS   = $(shell pkg-config --libs check)
 
 ENGINE_SRC := $(wildcard engine/core/*.c engine/mill/*.c engine/backgammon/*.c)
 PROTO_SRC  := $(filter-out protocol/main.c,$(wildcard protocol/*.c))
-BENCH_SRC  := bench/bench.c bench/stats.c bench/engine_proc.c bench/referee.c bench/opening.c \
-              bench/json.c bench/match.c bench/pubeval.c bench/bg_match.c bench/bg_train.c
+MATCH_SRC  := $(wildcard match/*.c)
+# The backgammon modules of tools/ that the suites test (the trainer, pubeval, games).
+BG_TOOL_SRC := tools/pubeval.c tools/bggames.c tools/td.c
 TEST_SRC   := $(wildcard tests/*.c)
 
-REL_OBJ  := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(BENCH_SRC) protocol/main.c)
-TEST_OBJ := $(patsubst %.c,$(TESTDIR)/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(BENCH_SRC) $(TEST_SRC))
+REL_OBJ  := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(MATCH_SRC) protocol/main.c)
+TEST_OBJ := $(patsubst %.c,$(TESTDIR)/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(MATCH_SRC) $(BG_TOOL_SRC) \
+              $(TEST_SRC))
 # The same program built like the tests, to check that its bench signature is the release's.
-DEBUG_BIN_OBJ := $(patsubst %.c,$(TESTDIR)/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(BENCH_SRC) protocol/main.c)
+DEBUG_BIN_OBJ := $(patsubst %.c,$(TESTDIR)/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(MATCH_SRC) protocol/main.c)
 # The depth of the bench that `make check` compares between the release and the test build.
 CHECK_BENCH_DEPTH := 5
 
-# Bench tools with their own main(): self-play matches, evaluation tuning, endgame positions,
-# the backgammon trainer and the match against pubeval.
-TOOL_OBJ := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) bench/play.c bench/stats.c bench/opening.c)
-BG_TOOL_OBJ := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) bench/pubeval.c bench/bg_match.c \
-               bench/bg_train.c)
+# The offline programs of tools/, each with its own main(): self-play matches, evaluation
+# tuning, endgame positions, the backgammon trainer and the match against pubeval.
+TOOL_OBJ := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) tools/play.c match/stats.c match/opening.c)
+BG_TOOL_OBJ := $(patsubst %.c,build/release/%.o,$(ENGINE_SRC) $(BG_TOOL_SRC))
 
-.PHONY: FORCE all check check-vectors run bench selfmatch features tools tbconvert deps prompt-deps prompt-test fuzz-deps fuzz install clean \
-	format format-check
+.PHONY: FORCE all check check-all check-isa check-vectors run bench selfmatch features tools \
+	tbconvert deps deps-check prompt-deps prompt-test fuzz-deps fuzz install clean format \
+	format-check
 
 all: $(BIN)
 
@@ -77,18 +81,41 @@ if [ -n "$$missing" ]; then \
 fi
 endef
 
-deps:
-	@missing=""; \
+# What the build needs: pkg-config and the libraries (sets $$missing).
+FIND_MISSING = missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
 	pkg-config --exists check 2>/dev/null || missing="$$missing check"; \
-	pkg-config --exists libedit 2>/dev/null || missing="$$missing libedit-dev"; \
-	$(call need,$(PACKAGES))
+	pkg-config --exists libedit 2>/dev/null || missing="$$missing libedit-dev"
+# The optional compilers: clang 19 for the fast release build, clang for the instruction-set
+# checks of `make check` (sets $$optional).
+FIND_OPTIONAL = optional=""; \
+	command -v clang-19 >/dev/null 2>&1 && command -v ld.lld-19 >/dev/null 2>&1 && \
+	  command -v llvm-profdata-19 >/dev/null 2>&1 && \
+	  ls /usr/lib/llvm-19/lib/clang/*/lib/linux/libclang_rt.profile*.a >/dev/null 2>&1 || \
+	  optional="$(CLANG_PACKAGES)"; \
+	command -v clang >/dev/null 2>&1 || optional="$$optional clang"
+
+# Install everything missing (as root), or print the command to run.
+deps:
+	@$(FIND_MISSING); command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
+	$(FIND_OPTIONAL); \
+	if [ -n "$$optional" ] && [ "$$(id -u)" = 0 ]; then missing="$$missing $$optional"; fi; \
+	$(call need,$$missing); \
+	if [ -n "$$optional" ] && [ "$$(id -u)" != 0 ]; then \
+	  echo "Optional: the fast release build and the clang checks need:"; \
+	  echo "  sudo apt-get install -y $$optional"; fi
+
+# The build's own check: with a library missing, say which command installs it and stop.
+deps-check:
+	@$(FIND_MISSING); \
+	if [ -n "$$missing" ]; then \
+	  echo "Missing packages:$$missing. Install them with 'make deps' (as root) or:"; \
+	  echo "  sudo apt-get install -y$$missing"; exit 1; fi
 
 # The release compiler: clang 19 with link-time optimization where it is installed, since on
 # the AMD EPYC it builds a faster engine than GCC (6% from the nine start, 13% in `tabula
-# bench`, the same tree; docs/search.md, "Speed"). `make` installs it as root, like the
-# libraries; as another user, or where it cannot be installed, it says so and builds with
-# $(CC). CLANG=0 builds with $(CC) alone. The suites' build is always $(CC), so `make check`
+# bench`, the same tree; docs/search.md, "Speed"). `make deps` installs it; where it is
+# missing, the build says so and uses $(CC). CLANG=0 builds with $(CC) alone. The suites' build is always $(CC), so `make check`
 # also compares the bench node counts of the two compilers. build/release-cc names the
 # compiler the release objects are built with; when it changes, they are built again.
 CLANG ?= 1
@@ -103,19 +130,12 @@ CLANG_WORKS = command -v llvm-profdata-19 >/dev/null 2>&1 && \
   echo 'int main(void) { return 0; }' | clang-19 -flto -fuse-ld=lld-19 -fprofile-generate \
     -x c - -o /dev/null >/dev/null 2>&1
 
-build/release-cc: FORCE | deps
+build/release-cc: FORCE | deps-check
 	@mkdir -p build; cc="$(CC)"; \
 	if [ "$(CLANG)" = 1 ]; then \
-	  ok=0; { $(CLANG_WORKS); } && ok=1; \
-	  if [ $$ok = 0 ] && [ "$$(id -u)" = 0 ]; then \
-	    echo "Installing clang 19 for the release build: $(CLANG_PACKAGES)"; \
-	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-	      apt-get install -y -qq $(CLANG_PACKAGES) >/dev/null; } || true; \
-	    { $(CLANG_WORKS); } && ok=1; \
-	  fi; \
-	  if [ $$ok = 1 ]; then cc=clang-19; else \
+	  if { $(CLANG_WORKS); }; then cc=clang-19; else \
 	    echo "clang 19 is missing, so the release build uses $(CC), a little slower (install" \
-	      "it with: sudo apt-get install -y $(CLANG_PACKAGES); or make CLANG=0)"; \
+	      "it with: make deps, or sudo apt-get install -y $(CLANG_PACKAGES); or make CLANG=0)"; \
 	  fi; \
 	fi; \
 	[ "$$(cat $@ 2>/dev/null)" = "$$cc" ] || echo "$$cc" > $@
@@ -146,14 +166,19 @@ PGO_FLAGS = $(if $(IS_CLANG),-fprofile-use=$(CURDIR)/$(PGO_DIR)/tabula.profdata 
 PGO_PROFILE := $(PGO_DIR)/profile.stamp
 endif
 
+# The one line that says how the release build was made.
+PGO_WORD = $(if $(filter 1,$(PGO)),profile-guided,plain)
+
 $(BIN): $(REL_OBJ)
 	$(REL_CC) $(BASE) $(RELEASE_FLAGS) $(REL_LINK) -o $@ $^ $(EDIT_LIBS) -lm
+	@v=$$($(REL_CC) -v 2>&1 | sed -n 's/.*\(gcc\|clang\) version \([0-9]*\).*/\1 \2/p' | head -n 1); \
+	echo "tabula: release build with $(REL_CC)$(if $(IS_CLANG),, ($$v)), $(PGO_WORD)"
 
-build/release/%.o: %.c $(PGO_PROFILE) build/release-cc | deps
+build/release/%.o: %.c $(PGO_PROFILE) build/release-cc | deps-check
 	@mkdir -p $(dir $@)
 	$(REL_CC) $(BASE) $(RELEASE_FLAGS) $(REL_LTO) $(PGO_FLAGS) $(EDIT_CFLAGS) -c -o $@ $<
 
-build/pgo-gen/%.o: %.c build/release-cc | deps
+build/pgo-gen/%.o: %.c build/release-cc | deps-check
 	@mkdir -p $(dir $@)
 	$(REL_CC) $(BASE) $(RELEASE_FLAGS) -fprofile-generate=$(CURDIR)/$(PGO_DIR) -fprofile-update=atomic \
 	  $(if $(IS_CLANG),,-dumpbase $<) $(EDIT_CFLAGS) -c -o $@ $<
@@ -175,7 +200,7 @@ $(PGO_DIR)/profile.stamp: build/pgo-gen/$(BIN)
 	  { echo "no profile in $(PGO_DIR)" >&2; exit 1; }
 	@touch $@
 
-$(TESTDIR)/%.o: %.c | deps
+$(TESTDIR)/%.o: %.c | deps-check
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(DEBUG_FLAGS) $(CHECK_CFLAGS) $(EDIT_CFLAGS) -c -o $@ $<
 
@@ -191,22 +216,45 @@ $(TESTDIR)/$(BIN): $(DEBUG_BIN_OBJ)
 # by position (only the nps may differ). On a processor with AVX-512 the release build does not
 # reach the AVX2 code that processors without it run, so an AVX2 build (build/avx2) is checked
 # the same way there.
-check: $(TESTDIR)/check_tabula $(TESTDIR)/$(BIN) $(BIN) | prompt-deps
+# `make check` first makes sure of the dependencies (make deps), then runs check-all.
+check:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory check-all
+
+check-all: $(TESTDIR)/check_tabula $(TESTDIR)/$(BIN) $(BIN) | prompt-deps
 	cd tests && TABULA_BIN=../$(TESTDIR)/$(BIN) ../$(TESTDIR)/check_tabula
 	sh tests/prompt_test.sh ./$(TESTDIR)/$(BIN)
 	@$(MAKE) --no-print-directory check-vectors VEC_BIN=./$(BIN)
-	@if [ "$$(uname -m)" = x86_64 ]; then \
-	  for isa in $(CHECK_ISAS); do \
-	    $(CC) $(BASE) -Werror -march=$$isa -fsyntax-only $(VECTOR_SRC) || exit 1; done; \
-	  echo "vector code: compiles for $(CHECK_ISAS)"; fi
+	@$(MAKE) --no-print-directory check-isa
 	@if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then \
 	  $(MAKE) --no-print-directory build/avx2/$(BIN) && \
 	  $(MAKE) --no-print-directory check-vectors VEC_BIN=./build/avx2/$(BIN); fi
 
-# The files with code for each instruction set, compiled (not run) for each level, so that a
-# combination this processor lacks (AVX-512 without VPOPCNTDQ, say) still compiles.
-VECTOR_SRC := engine/core/tt.c engine/mill/search.c engine/mill/movegen.c engine/mill/board.c engine/mill/eval.c
+# The files with code for each instruction set (every engine file that includes <immintrin.h>,
+# tests __AVX2__, __AVX512*, __BMI2__, or the bit gathers of engine/mill/board.h), compiled (not run) for each level with both compilers the
+# build can pick, warnings as errors, so that a combination this processor lacks (AVX-512
+# without VPOPCNTDQ, say) still compiles cleanly. GCC compiles with -O1 (its -fsyntax-only
+# misses unused static functions); clang's checks come from its front end.
+VECTOR_SRC = $(shell grep -lE 'immintrin\.h|__(AVX|BMI)|BITSHUFFLE' $$(find engine -name '*.c') | sort)
 CHECK_ISAS := x86-64 x86-64-v3 x86-64-v4 icelake-server
+ISA_FLAGS  := -std=gnu11 -I. -pthread -ffp-contract=off $(WARN) -Werror
+ISA_CLANG  = $(shell command -v clang-19 >/dev/null 2>&1 && echo clang-19 || \
+               { command -v clang >/dev/null 2>&1 && echo clang; })
+
+check-isa:
+	@if [ "$$(uname -m)" != x86_64 ]; then echo "vector code: not an x86-64 machine"; exit 0; fi; \
+	status=0; \
+	for isa in $(CHECK_ISAS); do for f in $(VECTOR_SRC); do \
+	  $(CC) $(ISA_FLAGS) -march=$$isa -O1 -c -o /dev/null $$f || \
+	    { echo "vector code: $(CC) -march=$$isa: $$f does not compile cleanly"; status=1; }; \
+	  if [ -n "$(ISA_CLANG)" ]; then $(ISA_CLANG) $(ISA_FLAGS) -march=$$isa -fsyntax-only $$f || \
+	    { echo "vector code: $(ISA_CLANG) -march=$$isa: $$f does not compile cleanly"; status=1; }; \
+	  fi; \
+	done; done; \
+	[ -n "$(ISA_CLANG)" ] || echo "vector code: no clang to check with (make deps installs it)"; \
+	[ $$status = 0 ] && echo "vector code: $(words $(VECTOR_SRC)) files compile cleanly for" \
+	  "$(CHECK_ISAS) with $(CC)$(if $(ISA_CLANG), and $(ISA_CLANG))"; \
+	exit $$status
 
 # The test build's bench signature, without its nps.
 $(TESTDIR)/bench.test: $(TESTDIR)/$(BIN)
@@ -223,17 +271,19 @@ check-vectors: $(TESTDIR)/bench.test
 	diff $(TESTDIR)/bench.release $(TESTDIR)/bench.test
 	@echo "bench $(CHECK_BENCH_DEPTH): $$(tail -n 1 $(TESTDIR)/bench.test) in $(VEC_BIN) and the test build"
 
-AVX2_OBJ := $(patsubst %.c,build/avx2/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(BENCH_SRC) protocol/main.c)
+AVX2_OBJ := $(patsubst %.c,build/avx2/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(MATCH_SRC) protocol/main.c)
 AVX2_FLAGS := -O2 -march=x86-64-v3 -DNDEBUG
 
-build/avx2/%.o: %.c | deps
+build/avx2/%.o: %.c | deps-check
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(AVX2_FLAGS) $(EDIT_CFLAGS) -c -o $@ $<
 
 build/avx2/$(BIN): $(AVX2_OBJ)
 	$(CC) $(BASE) $(AVX2_FLAGS) -o $@ $^ $(EDIT_LIBS) -lm
 
-run: $(BIN)
+run:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory $(BIN)
 	./$(BIN)
 
 # The interactive prompt in a real terminal (tmux): completion, board, history, quit.
@@ -252,7 +302,7 @@ FUZZ_SECONDS ?= 600
 FUZZ_CC      := clang
 FUZZ_FLAGS   := -std=gnu11 -I. -pthread -MMD -MP $(WARN) -g -O1 -fno-omit-frame-pointer \
                 -fsanitize=address,undefined -fno-sanitize-recover=all
-FUZZ_OBJ     := $(patsubst %.c,build/fuzz/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(BENCH_SRC))
+FUZZ_OBJ     := $(patsubst %.c,build/fuzz/%.o,$(ENGINE_SRC) $(PROTO_SRC) $(MATCH_SRC))
 # -max_len: long enough to cross every fixed buffer of the loop (a line of several KB);
 # -timeout: one input taking longer is reported as a hang.
 FUZZ_RUN     := -max_total_time=$(FUZZ_SECONDS) -timeout=25 -print_final_stats=1 \
@@ -265,7 +315,7 @@ fuzz-deps:
 	  missing=" clang libclang-rt-dev"; \
 	$(call need,clang libclang-rt-dev)
 
-build/fuzz/%.o: %.c | deps fuzz-deps
+build/fuzz/%.o: %.c | deps-check fuzz-deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(EDIT_CFLAGS) -c -o $@ $<
 
@@ -299,31 +349,31 @@ bench: $(BIN)
 # Matches through `tabula match`: self-play under a clock (LIMIT, GAMES; no faults expected, Elo
 # interval around 0), and one match per search feature against the engine without it.
 selfmatch: $(BIN)
-	sh bench/selfmatch.sh ./$(BIN)
+	sh scripts/selfmatch.sh ./$(BIN)
 
 features: $(BIN)
-	sh bench/features.sh ./$(BIN)
+	sh scripts/features.sh ./$(BIN)
 
 tools: build/selfplay build/tune build/tbpick build/train-bg build/bg-pubeval
 
-build/train-bg: $(BG_TOOL_OBJ) build/release/bench/train_bg.o
+build/train-bg: $(BG_TOOL_OBJ) build/release/tools/bgtrain.o
 	$(REL_CC) $(BASE) $(RELEASE_FLAGS) $(REL_LINK) -o $@ $^ -lm
 
-build/bg-pubeval: $(BG_TOOL_OBJ) build/release/bench/bg_pubeval.o
+build/bg-pubeval: $(BG_TOOL_OBJ) build/release/tools/bgpubeval.o
 	$(REL_CC) $(BASE) $(RELEASE_FLAGS) $(REL_LINK) -o $@ $^ -lm
 
-build/selfplay: $(TOOL_OBJ) build/release/bench/selfplay.o
+build/selfplay: $(TOOL_OBJ) build/release/tools/selfplay.o
 	$(REL_CC) $(BASE) $(RELEASE_FLAGS) $(REL_LINK) -o $@ $^ -lm
 
-build/tune: $(TOOL_OBJ) build/release/bench/tune.o
+build/tune: $(TOOL_OBJ) build/release/tools/tune.o
 	$(REL_CC) $(BASE) $(RELEASE_FLAGS) $(REL_LINK) -o $@ $^ -lm
 
-build/tbpick: $(TOOL_OBJ) build/release/bench/tbpick.o
+build/tbpick: $(TOOL_OBJ) build/release/tools/tbpick.o
 	$(REL_CC) $(BASE) $(RELEASE_FLAGS) $(REL_LINK) -o $@ $^ -lm
 
-# Endgame databases against the plain engine (bench/tbconvert.sh; TB=the database file).
+# Endgame databases against the plain engine (scripts/tbconvert.sh; TB=the database file).
 tbconvert: $(BIN) build/tbpick
-	sh bench/tbconvert.sh ./$(BIN) $(TB)
+	sh scripts/tbconvert.sh ./$(BIN) $(TB)
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin
@@ -340,5 +390,6 @@ format-check:
 clean:
 	rm -rf build $(BIN)
 
--include $(REL_OBJ:.o=.d) $(PGO_GEN_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TESTDIR)/protocol/main.d $(FUZZ_OBJ:.o=.d) \
-	build/fuzz/fuzz/fuzz_commands.d build/fuzz/fuzz/fuzz_position.d
+-include $(REL_OBJ:.o=.d) $(PGO_GEN_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(TESTDIR)/protocol/main.d \
+	$(FUZZ_OBJ:.o=.d) build/fuzz/fuzz/fuzz_commands.d build/fuzz/fuzz/fuzz_position.d \
+	$(wildcard build/release/tools/*.d)

@@ -1,6 +1,6 @@
 # shellcheck shell=sh
-# Helpers of the bench scripts (bench/search.sh, bench/reference.sh, bench/replay_bound.sh,
-# bench/sanmill_match.sh), sourced by them.
+# Helpers of the speed and comparison scripts (bench/search.sh, scripts/reference.sh,
+# scripts/sanmill_match.sh), sourced by them.
 
 # One error, named by the calling script, and exit 1.
 die() {

@@ -2,8 +2,8 @@
 # Perft speed of the mill move generator, single thread: the median of RUNS runs (default 5)
 # of each position, in seconds and leaves per second.
 #   sh bench/perft.sh [path/to/tabula]
-# The positions: Nine Men's Morris from the start (depth 6, 99,274,176 leaves, the issue's
-# target is under 1 s), a moving-phase midgame and a flying endgame.
+# The positions: Nine Men's Morris from the start (depth 6, 99,274,176 leaves; the aim is under
+# 1 s), a moving-phase midgame and a flying endgame.
 set -eu
 bin=${1:-./tabula}
 runs=${RUNS:-5}

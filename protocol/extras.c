@@ -1,7 +1,7 @@
 // The engine's extras: perft, d, moves, eval, analyze, bench, quit.
 #include "protocol/command.h"
 
-#include "bench/bench.h"
+#include "engine/core/bench.h"
 #include "engine/core/parse.h"
 
 #include <stdlib.h>

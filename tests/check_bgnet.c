@@ -5,12 +5,12 @@
 
 #include "tests/helpers.h"
 
-#include "bench/bg_match.h"
-#include "bench/bg_train.h"
 #include "engine/backgammon/bearoff.h"
 #include "engine/backgammon/eval.h"
 #include "engine/backgammon/ids.h"
 #include "engine/backgammon/search.h"
+#include "tools/bggames.h"
+#include "tools/td.h"
 
 #include <stdio.h>
 #include <string.h>

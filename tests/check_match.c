@@ -1,7 +1,7 @@
 // The match runner (bench/match.c) and its JSON reader (bench/json.c): arguments, schedules,
 // summaries, SPRT stop, and sharded runs merged into the same totals as one run.
-#include "bench/json.h"
-#include "bench/match.h"
+#include "match/json.h"
+#include "match/match.h"
 #include "tests/harness.h"
 #include "tests/helpers.h"
 #include "tests/suites.h"

@@ -2,8 +2,8 @@
 // this build (TABULA_BIN, set by the Makefile) and the misbehaving engines of
 // data/fake_engine.sh. Every fault must lose the game for the engine at fault, with its
 // termination, and within the time the referee allows.
-#include "bench/referee.h"
 #include "engine/mill/game.h"
+#include "match/referee.h"
 #include "tests/harness.h"
 #include "tests/helpers.h"
 #include "tests/suites.h"

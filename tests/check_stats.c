@@ -14,7 +14,7 @@
 //              sum counts_k log(p1_k / p0_k)
 //   bounds   = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
 // Values are quoted to 6 significant digits or more and compared with a tolerance.
-#include "bench/stats.h"
+#include "match/stats.h"
 #include "tests/suites.h"
 
 #include <math.h>
