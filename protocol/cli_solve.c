@@ -80,15 +80,17 @@ int cli_solve(int argc, char **argv) {
                 "seven; nine, twelve, eleven, morabaraba, lasker with --men)\n" SOLVE_USAGE);
         return 2;
     }
-    const Variant *v = variant_find(variant);
-    if (!v) {
-        if (registry_find(variant))
-            fprintf(stderr, "tabula solve: the solver solves mill variants only, not %s\n",
-                    variant);
-        else
-            cli_unknown_variant("tabula solve", variant);
+    const GameFamily *f = registry_find(variant);
+    if (!f) {
+        cli_unknown_variant("tabula solve", variant);
         return 2;
     }
+    if (!(f->capabilities & GAME_CAN_SOLVE)) {
+        fprintf(stderr, "tabula solve: %s cannot be solved (the solver solves mill variants)\n",
+                variant);
+        return 2;
+    }
+    const Variant *v = variant_find(variant);
     char path[4096];
     if (out)
         snprintf(path, sizeof path, "%s", out);
