@@ -1,4 +1,4 @@
-// Move notation of RULES.md section 4: `d6`, `a1-a4`, `d6xa1`, `b2-b4xd7xf4`, `(none)`.
+// Move notation (docs/variants.md, "Notation"): `d6`, `a1-a4`, `d6xa1`, `b2-b4xd7xf4`, `(none)`.
 #ifndef ENGINE_MILL_NOTATION_H
 #define ENGINE_MILL_NOTATION_H
 
