@@ -9,6 +9,9 @@
 // Write the move's token.
 void move_format(const Board *b, Move m, char *buf);
 
+// Write n moves separated by spaces, as many as fit in cap bytes.
+void move_format_line(const Board *b, const Move *moves, int n, char *buf, size_t cap);
+
 // Find the legal move of p written as `token`; on failure say why and return false.
 bool move_parse(const Position *p, const char *token, Move *out, Error *err);
 

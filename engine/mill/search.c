@@ -27,7 +27,6 @@
 
 #include <math.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -281,7 +280,8 @@ static int qsearch(Worker *w, int alpha, int beta, int ply, int qply) {
     return best;
 }
 
-// Scalar: take_best's loads follow score_moves' stores of the same keys (compiler.h).
+// Scalar: order_take_best's loads follow order_score_moves' stores of the same keys
+// (compiler.h).
 NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int ply, bool pv_node) {
     w->pvlen[ply] = 0;
     int tb = tb_score(w, ply);
@@ -543,16 +543,6 @@ static int aspiration(Worker *w, int depth, int prev) {
     }
 }
 
-static void format_pv(const Board *b, const Move *pv, int n, char *buf, size_t cap) {
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n && len + MOVE_STR_MAX + 1 < cap; i++) {
-        char s[MOVE_STR_MAX];
-        move_format(b, pv[i], s);
-        len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? " " : "", s);
-    }
-}
-
 // Win/draw/loss per mille for a score: a logistic model of the score.
 static void score_wdl(int score, int wdl[3]) {
     if (score >= SCORE_MATE_IN_MAX || score <= -SCORE_MATE_IN_MAX) {
@@ -584,7 +574,7 @@ static void report(Worker *w, int depth, int k) {
     r.tbhits = atomic_load_explicit(&sh->tbhits, memory_order_relaxed);
     r.time_ms = (clock_now_us() - sh->lim->start_us) / 1000;
     r.hashfull = tt_hashfull(sh->tt);
-    format_pv(w->pos->rules->board, rm->pv, rm->pvlen, r.pv, sizeof r.pv);
+    move_format_line(w->pos->rules->board, rm->pv, rm->pvlen, r.pv, sizeof r.pv);
     sh->hooks->report(sh->hooks->ctx, &r);
 }
 
