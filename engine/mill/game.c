@@ -397,9 +397,13 @@ static void mill_game_search(Game *g, const SearchLimits *lim, SearchHooks *hook
                              SearchResult *out) {
     char why[128];
     const MillGame *mg = &g->mill;
-    MillSearchRoot root = {
-        &mg->pos, mg->keys,    mg->nkeys,  mill_game_result(mg, why, sizeof why) != RESULT_NONE,
-        mg->tb,   &mg->params, mg->weights};
+    MillSearchRoot root = {.pos = &mg->pos,
+                           .keys = mg->keys,
+                           .nkeys = mg->nkeys,
+                           .over = mill_game_result(mg, why, sizeof why) != RESULT_NONE,
+                           .tb = mg->tb,
+                           .params = &mg->params,
+                           .weights = mg->weights};
     mill_search(&root, &g->tt, lim, hooks, out);
 }
 

@@ -48,7 +48,7 @@ _Static_assert(MAX_MOVES <= KEY_POS_MAX + 1, "a list place fits in the key");
 
 // The ordering scores by tier, highest first: moves with removals (more removals first, then
 // removals of threatening men, then of men with more empty neighbours), moves that block an
-// opponent mill, the two killers, then history (update_quiet keeps it within about +-16384).
+// opponent mill, the two killers, then history (order_update_quiet keeps it within about +-16384).
 enum {
     SCORE_REMOVALS = 1 << 16,      // plus REMOVAL_EACH and its extras per removal
     REMOVAL_EACH = 1 << 13,        // above the most a removal's extras add (1000 + 8) times four

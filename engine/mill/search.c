@@ -344,7 +344,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
     // The current move's list place and score, as plain integers (read out of vector lanes
     // late, such values were spilled and reloaded at a width the store could not forward).
     int cur_pos = 0, cur_score = 1 << 30;
-    uint64_t live = 0; // the moves not yet taken, once the list is scored (mark_taken)
+    uint64_t live = 0; // the moves not yet taken, once the list is scored (order_mark_taken)
     if (first) {
         moves[0] = tt_move;
         n = 2; // at least; the others are counted when they are generated
