@@ -305,10 +305,10 @@ START_TEST(test_eval_features) {
             ck_assert_msg(got[k] == own[k] - opp[k], "%s: %s is %d, not %d (men %#x %#x)",
                           VARIANTS[_i].id, EVAL_FEATURE_NAMES[k], got[k], own[k] - opp[k], p.men[0],
                           p.men[1]);
-            score += eval_weights[b->kind][phase][k] * got[k];
+            score += EVAL_WEIGHTS_DEFAULT.w[b->kind][phase][k] * got[k];
         }
         ck_assert_int_eq(phase, p.hand[0] || p.hand[1] ? PHASE_PLACING : PHASE_MOVING);
-        ck_assert_int_eq(eval_position(&p), score);
+        ck_assert_int_eq(eval_position(&p, &EVAL_WEIGHTS_DEFAULT), score);
     }
 }
 END_TEST

@@ -9,8 +9,8 @@
 #include <string.h>
 
 void play_default_player(Player *pl) {
-    pl->params = mill_search_params;
-    memcpy(pl->weights, eval_weights, sizeof pl->weights);
+    pl->params = MILL_SEARCH_DEFAULTS;
+    pl->weights = EVAL_WEIGHTS_DEFAULT;
 }
 
 double play_game(const char *variant, char opening[][MOVE_STR_MAX], int nopen, uint64_t nodes,
@@ -41,9 +41,8 @@ double play_game(const char *variant, char opening[][MOVE_STR_MAX], int nopen, u
         const Player *pl = side == WHITE ? white : black;
         if (fn)
             fn(ctx, &mill_game_of(ref)->pos);
-        mill_search_params = pl->params;
-        memcpy(eval_weights, pl->weights, sizeof eval_weights);
         Game *e = engine[side];
+        mill_game_set_search(e, &pl->params, &pl->weights);
         MILL_FAMILY.set_position(e, NULL, ptr, n, &err);
         SearchLimits lim = {.nodes = nodes,
                             .time = {-1, -1},

@@ -14,7 +14,7 @@
 // What one side plays with: its search switches and evaluation weights.
 typedef struct Player {
     MillSearchParams params;
-    int weights[BOARD_KINDS][PHASE_COUNT][F_COUNT];
+    EvalWeights weights;
 } Player;
 
 // Called with each position before the side to move searches it.

@@ -94,7 +94,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "selfplay: unknown variant %s\n", c.variant);
         return 2;
     }
-    if (c.b_eval && !parse_weights(c.b_eval, b.weights[var->board])) {
+    if (c.b_eval && !parse_weights(c.b_eval, b.weights.w[var->board])) {
         fprintf(stderr, "selfplay: --b-eval needs %d comma-separated numbers\n",
                 PHASE_COUNT * F_COUNT);
         return 2;

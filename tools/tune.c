@@ -8,7 +8,7 @@
 // game's result from the side to move's view. With men fixed at 100 (the protocol's unit),
 // the logistic scale s is fitted first, then the other weights by Adam on the mean squared
 // error between the result and 1 / (1 + exp(-eval / s)). The fitted rows are printed in the
-// layout of eval_weights in engine/mill/eval.c, with the error before and after.
+// layout of EVAL_WEIGHTS_DEFAULT in engine/mill/eval.c, with the error before and after.
 #include "tools/play.h"
 
 #include "engine/core/args.h"
@@ -172,7 +172,7 @@ int main(int argc, char **argv) {
     double w[PHASE_COUNT][F_COUNT];
     for (int ph = 0; ph < PHASE_COUNT; ph++)
         for (int i = 0; i < F_COUNT; i++)
-            w[ph][i] = eval_weights[var->board][ph][i];
+            w[ph][i] = EVAL_WEIGHTS_DEFAULT.w[var->board][ph][i];
     double s = fit_scale(v, n, w), before = error(v, n, w, s);
     fit_weights(v, n, w, s, iters);
     double s2 = fit_scale(v, n, w), after = error(v, n, w, s2);

@@ -1,7 +1,5 @@
 #include "engine/backgammon/bearoff.h"
 
-#include "engine/backgammon/eval.h"
-
 #include <pthread.h>
 #include <string.h>
 

@@ -15,14 +15,13 @@
 #define ENGINE_BACKGAMMON_BEAROFF_H
 
 #include "engine/backgammon/board.h"
+#include "engine/backgammon/probs.h"
 
 #include <stdbool.h>
 
 #define BG_BEAROFF_POSITIONS 54264
 #define BG_BEAROFF_ROLLS 32 // rolls 0..31; no position needs more than 30
 #define BG_BEAROFF_GAMMON_ROLLS 8
-
-struct BgProbs;
 
 // The index of the home-board position pts[0..5] (checkers on points 1..6, at most 15).
 int bg_bearoff_index(const int *pts);
@@ -37,6 +36,6 @@ const float *bg_bearoff_gammon_dist(int index);
 bool bg_bearoff_applies(const BgBoard *b);
 
 // The cubeless probabilities of player side, on roll, in such a position.
-void bg_bearoff_probs(const BgBoard *b, int side, struct BgProbs *out);
+void bg_bearoff_probs(const BgBoard *b, int side, BgProbs *out);
 
 #endif

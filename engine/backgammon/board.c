@@ -78,6 +78,11 @@ static uint64_t mix(uint64_t h, uint64_t v) {
     return h ^ (h >> 31);
 }
 
+bool bg_can_double(const BgPosition *p) {
+    return p->state == BG_PLAYING && !p->doubled && !p->dice[0] &&
+           (p->owner < 0 || p->owner == p->turn) && !p->crawford && p->cube < 4096;
+}
+
 uint64_t bg_key(const BgPosition *p) {
     uint64_t h = 0;
     for (int s = 0; s < 2; s++)

@@ -57,6 +57,9 @@ void bg_finish(BgPosition *p, int winner);
 // How a finished game was won: 1 single, 2 gammon, 3 backgammon (before the cube).
 int bg_win_kind(const BgBoard *b, int winner);
 
+// Whether the player on roll may double now.
+bool bg_can_double(const BgPosition *p);
+
 // A 64-bit key of the whole state (board, turn, dice, cube, match).
 uint64_t bg_key(const BgPosition *p);
 

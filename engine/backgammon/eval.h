@@ -7,13 +7,9 @@
 
 #include "engine/backgammon/board.h"
 #include "engine/backgammon/net.h"
+#include "engine/backgammon/probs.h"
 
 #include <stddef.h>
-
-// Cubeless probabilities from one player's view; gammons include backgammons.
-typedef struct BgProbs {
-    double win, win_gammon, win_backgammon, lose_gammon, lose_backgammon;
-} BgProbs;
 
 typedef enum BgEvalKind { BG_EVAL_CONTACT, BG_EVAL_RACE, BG_EVAL_BEAROFF } BgEvalKind;
 

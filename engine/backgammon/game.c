@@ -16,11 +16,6 @@ struct Game {
 
 static const char *const PLAYER_NAME[2] = {"O", "X"};
 
-bool bg_can_double(const BgPosition *p) {
-    return p->state == BG_PLAYING && !p->doubled && !p->dice[0] &&
-           (p->owner < 0 || p->owner == p->turn) && !p->crawford && p->cube < 4096;
-}
-
 // Play the checkers of a turn token whose dice are rolled.
 static bool play_checkers(BgPosition *p, const BgTurnText *tt, const char *token, Error *err) {
     BgPlayList l;

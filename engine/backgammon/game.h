@@ -13,9 +13,6 @@ extern const GameFamily BG_FAMILY;
 // `drop`) on p; all or nothing.
 bool bg_play_token_on(BgPosition *p, const char *token, Error *err);
 
-// Whether the player on roll may double now.
-bool bg_can_double(const BgPosition *p);
-
 // Perft as the protocol counts it (docs/backgammon.md): turns of a roll and a play, each of
 // the 21 rolls once, a roll without a legal play counting as one pass; a finished game has no
 // turns. fn, when not NULL, gets each first-layer choice (a roll, or a play when the dice are

@@ -1,4 +1,4 @@
-// Legal plays of backgammon (RULES.md section 8), counted as distinct resulting positions.
+// Legal plays of backgammon (docs/backgammon.md, "Rules"), counted as distinct resulting positions.
 //
 // Every order of the dice is tried (for a double, sub-moves in non-increasing order of their
 // source point, which loses no position and avoids most repeats); each sequence that can go no

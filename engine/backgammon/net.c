@@ -1,5 +1,7 @@
 #include "engine/backgammon/net.h"
 
+#include "engine/core/random.h"
+
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -273,16 +275,9 @@ static int net_alloc(BgNet *n, int in, int hid) {
     return 0;
 }
 
-static uint64_t splitmix(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 // A uniform float in [-r, r].
 static float uniform(uint64_t *s, float r) {
-    return (float)((splitmix(s) >> 11) * (1.0 / 9007199254740992.0) * 2 - 1) * r;
+    return (float)((random_next(s) >> 11) * (1.0 / 9007199254740992.0) * 2 - 1) * r;
 }
 
 int bg_nets_init(BgNets *n, int hidden_contact, int hidden_race, uint64_t seed) {

@@ -1,12 +1,10 @@
 #include "engine/backgammon/search.h"
 
-#include "engine/core/random.h"
-
 #include "engine/backgammon/cube.h"
-#include "engine/backgammon/game.h"
 #include "engine/backgammon/met.h"
 #include "engine/backgammon/notation.h"
 #include "engine/core/clock.h"
+#include "engine/core/random.h"
 #include "engine/core/timeman.h"
 
 #include <math.h>

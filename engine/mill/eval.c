@@ -9,7 +9,7 @@ const char *const EVAL_FEATURE_NAMES[F_COUNT] = {
 };
 
 // clang-format off
-int eval_weights[BOARD_KINDS][PHASE_COUNT][F_COUNT] = {
+const EvalWeights EVAL_WEIGHTS_DEFAULT = {{
     //                      men  mob  blk  open  dbl  two  fly  tempo
     [BOARD_24] = {{100, 29,   6,  68,  89,   0,   0,   53},
                   {100, 14,  -8,  31, 154,  17, 158,  -19}},
@@ -19,7 +19,7 @@ int eval_weights[BOARD_KINDS][PHASE_COUNT][F_COUNT] = {
                   {100,  7, -12,  22,   4,   9,  60,    2}},
     [BOARD_9]  = {{100,  2,  -6,  25,  10,   6,   0,   10},
                   {100,  9, -32,  20,  45,  18,  60,    5}},
-};
+}};
 // clang-format on
 
 #ifndef BOARD_BITSHUFFLE
@@ -80,14 +80,15 @@ static ALWAYS_INLINE void ring_features(const Board *b, Bits own, Bits opp, int 
 // The features and phase (inlined into eval_position, where it is hot). Everything is computed
 // on whole point and line-slot sets (board.h), or rings on the 24-point board, without a loop
 // over the men or the lines.
-static ALWAYS_INLINE int features(const Position *p, int f[F_COUNT], bool all) {
+static ALWAYS_INLINE int features(const Position *p, const EvalWeights *weights, int f[F_COUNT],
+                                  bool all) {
     const MillRules *r = p->rules;
     const Board *b = r->board;
     int us = p->side;
     Bits own = p->men[us], opp = p->men[!us], empty = b->all & ~(own | opp);
     int phase = p->hand[WHITE] || p->hand[BLACK] ? PHASE_PLACING : PHASE_MOVING;
     // Unless all are asked for, a term of weight 0 in this phase is not computed (it is 0).
-    const int *weight = eval_weights[b->kind][phase];
+    const int *weight = weights->w[b->kind][phase];
     f[F_MEN] = bits_count(own) + p->hand[us] - bits_count(opp) - p->hand[!us];
     f[F_FLYING] = all || weight[F_FLYING] ? pos_flies(p, us) - pos_flies(p, !us) : 0;
     f[F_TEMPO] = 1;
@@ -132,23 +133,25 @@ static ALWAYS_INLINE int features(const Position *p, int f[F_COUNT], bool all) {
     return phase;
 }
 
-int eval_features(const Position *p, int f[F_COUNT]) { return features(p, f, true); }
+int eval_features(const Position *p, int f[F_COUNT]) {
+    return features(p, &EVAL_WEIGHTS_DEFAULT, f, true);
+}
 
 // The weighted sum is left scalar: as one vector multiply, it read the terms back as one wide
 // load over eight narrow stores (compiler.h), a stall of a quarter of the evaluation's time.
-NO_VECTORIZE int eval_position(const Position *p) {
+NO_VECTORIZE int eval_position(const Position *p, const EvalWeights *weights) {
     int f[F_COUNT];
-    int phase = features(p, f, false), score = 0;
-    const int *w = eval_weights[p->rules->board->kind][phase];
+    int phase = features(p, weights, f, false), score = 0;
+    const int *w = weights->w[p->rules->board->kind][phase];
     for (int i = 0; i < F_COUNT; i++)
         score += w[i] * f[i];
     return score;
 }
 
-void eval_describe(const Position *p, char *buf, size_t n) {
+void eval_describe(const Position *p, const EvalWeights *weights, char *buf, size_t n) {
     int f[F_COUNT];
     int phase = eval_features(p, f), score = 0;
-    const int *w = eval_weights[p->rules->board->kind][phase];
+    const int *w = weights->w[p->rules->board->kind][phase];
     size_t len = (size_t)snprintf(buf, n, "phase: %s\n%-14s %6s %6s %6s\n",
                                   phase == PHASE_PLACING ? "placing" : "moving", "term", "value",
                                   "weight", "cp");

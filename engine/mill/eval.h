@@ -23,16 +23,22 @@ typedef enum EvalFeature {
 enum { PHASE_PLACING, PHASE_MOVING, PHASE_COUNT };
 
 extern const char *const EVAL_FEATURE_NAMES[F_COUNT];
-// Weights per board family (BoardKind), phase and feature; men weigh 100 by definition.
-extern int eval_weights[BOARD_KINDS][PHASE_COUNT][F_COUNT];
+// Weights per board family (BoardKind), phase and feature; men weigh 100 by definition. A
+// game holds its own (the tuner and self-play try others), the search a copy.
+typedef struct EvalWeights {
+    int w[BOARD_KINDS][PHASE_COUNT][F_COUNT];
+} EvalWeights;
+
+// The weights fitted by bench/tune.c, which the engine plays with.
+extern const EvalWeights EVAL_WEIGHTS_DEFAULT;
 
 // The features of p from the side to move's view, and its phase.
 int eval_features(const Position *p, int f[F_COUNT]);
 
-// The static evaluation in centi-men from the side to move's view.
-int eval_position(const Position *p);
+// The static evaluation in centi-men from the side to move's view, with the weights w.
+int eval_position(const Position *p, const EvalWeights *w);
 
-// The evaluation and its terms as text.
-void eval_describe(const Position *p, char *buf, size_t n);
+// The evaluation with the weights w and its terms as text.
+void eval_describe(const Position *p, const EvalWeights *w, char *buf, size_t n);
 
 #endif

@@ -120,7 +120,14 @@ static Game *mill_create(const char *variant) {
     rules_init(&g->mill.rules, v);
     pos_set_start(&g->mill.pos, &g->mill.rules);
     reset_history(&g->mill);
+    g->mill.params = MILL_SEARCH_DEFAULTS;
+    g->mill.weights = &EVAL_WEIGHTS_DEFAULT;
     return g;
+}
+
+void mill_game_set_search(Game *g, const MillSearchParams *params, const EvalWeights *weights) {
+    g->mill.params = *params;
+    g->mill.weights = weights;
 }
 
 static void mill_destroy(Game *g) {
@@ -175,10 +182,8 @@ static bool *option_flag(MillRules *r, const char *name) {
     return NULL;
 }
 
-// The search switch an option sets. The switches are process-wide (the engine plays one game
-// at a time), and a variant change leaves them alone.
-static bool *search_flag(const char *name) {
-    MillSearchParams *p = &mill_search_params;
+// The search switch of p an option sets.
+static bool *search_flag(MillSearchParams *p, const char *name) {
     if (!strcmp(name, "ReverseFutility"))
         return &p->reverse_futility;
     if (!strcmp(name, "LateMovePruning"))
@@ -217,7 +222,7 @@ static bool mill_set_option(Game *g, const char *name, const char *value, Error 
         return set_tablebase(g, value, err);
     bool *flag = option_flag(r, name);
     if (!flag)
-        flag = search_flag(name);
+        flag = search_flag(&g->mill.params, name);
     if (flag) {
         if (strcmp(value, "true") && strcmp(value, "false"))
             return error_set(err, "option %s takes true or false, not '%.40s'", name, value);
@@ -237,9 +242,10 @@ static bool mill_set_option(Game *g, const char *name, const char *value, Error 
 
 static void mill_get_option(const Game *g, const char *name, char *buf, size_t n) {
     MillRules r = g->mill.rules;
+    MillSearchParams sp = g->mill.params;
     bool *flag = option_flag(&r, name);
     if (!flag)
-        flag = search_flag(name);
+        flag = search_flag(&sp, name);
     if (flag)
         snprintf(buf, n, "%s", *flag ? "true" : "false");
     else if (!strcmp(name, "NMoveRule"))
@@ -252,7 +258,10 @@ static void mill_get_option(const Game *g, const char *name, char *buf, size_t n
 
 static bool mill_set_position(Game *g, const char *fen, const char *const *moves, int nmoves,
                               Error *err) {
-    MillGame t = {.rules = g->mill.rules, .tb = g->mill.tb};
+    MillGame t = {.rules = g->mill.rules,
+                  .tb = g->mill.tb,
+                  .params = g->mill.params,
+                  .weights = g->mill.weights};
     bool ok = true;
     if (fen)
         ok = pos_set_fen(&t.pos, &g->mill.rules, fen, err);
@@ -410,10 +419,21 @@ static void mill_render(const Game *g, char *buf, size_t n) {
 
 static void mill_game_search(Game *g, const SearchLimits *lim, SearchHooks *hooks,
                              SearchResult *out) {
-    mill_search(&g->mill, &g->tt, lim, hooks, out);
+    char why[128];
+    const MillGame *mg = &g->mill;
+    MillSearchRoot root = {.pos = &mg->pos,
+                           .keys = mg->keys,
+                           .nkeys = mg->nkeys,
+                           .over = mill_game_result(mg, why, sizeof why) != RESULT_NONE,
+                           .tb = mg->tb,
+                           .params = &mg->params,
+                           .weights = mg->weights};
+    mill_search(&root, &g->tt, lim, hooks, out);
 }
 
-static void mill_eval(const Game *g, char *buf, size_t n) { eval_describe(&g->mill.pos, buf, n); }
+static void mill_eval(const Game *g, char *buf, size_t n) {
+    eval_describe(&g->mill.pos, g->mill.weights, buf, n);
+}
 
 static const char *value_name(int value) {
     return value == SOLVE_WIN ? "win" : value == SOLVE_LOSS ? "loss" : "draw";

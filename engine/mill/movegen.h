@@ -1,6 +1,6 @@
-// Legal moves of a mill position (RULES.md section 3), respecting game end rules 1-4 of
-// section 5: a finished game has no moves. Draws by repetition and the N-move rule need the
-// game's history and are the game layer's business.
+// Legal moves of a mill position (docs/variants.md, "A turn"), respecting the end of the game
+// by the position alone (docs/variants.md, "Game end"): a finished game has no moves. Draws by
+// repetition and the N-move rule need the game's history and are the game layer's business.
 #ifndef ENGINE_MILL_MOVEGEN_H
 #define ENGINE_MILL_MOVEGEN_H
 

@@ -3,6 +3,7 @@
 #include "engine/mill/movegen.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,4 +101,14 @@ bool move_parse(const Position *p, const char *token, Move *out, Error *err) {
                      "%s: illegal removal (a man in a mill is protected while the "
                      "opponent has men outside mills, and each mill removes one man)",
                      token);
+}
+
+void move_format_line(const Board *b, const Move *moves, int n, char *buf, size_t cap) {
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && len + MOVE_STR_MAX + 1 < cap; i++) {
+        char s[MOVE_STR_MAX];
+        move_format(b, moves[i], s);
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? " " : "", s);
+    }
 }

@@ -1,4 +1,4 @@
-// Perft: the number of legal move sequences of a given length (RULES.md section 6).
+// Perft: the number of legal move sequences of a given length (docs/variants.md, "Perft").
 #ifndef ENGINE_MILL_PERFT_H
 #define ENGINE_MILL_PERFT_H
 

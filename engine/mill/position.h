@@ -58,7 +58,8 @@ typedef struct Undo {
 // counting of moves stops, so that every position written can be read back.
 #define CLOCK_MAX 1000000000
 
-// How the game stands by rules 1-3 of RULES.md section 5, for the side to move.
+// How the game stands by the position alone (docs/variants.md, "Game end"), for the side to
+// move.
 typedef enum Outcome { OUTCOME_NONE, OUTCOME_LOSS, OUTCOME_WIN, OUTCOME_DRAW } Outcome;
 
 // Set the start position of the rules' variant.

@@ -9,7 +9,7 @@
 //     block an opponent mill, two killers per ply, history,
 //   - reverse futility pruning, late move pruning and logarithmic late move reductions,
 //   - a quiescence search over mill-closing moves.
-// With endgame databases (MillGame.tb), a position found in them is not searched: its exact
+// With endgame databases (MillSearchRoot.tb), a position found in them is not searched: its exact
 // value comes back as a mate score or a draw; at the root only the moves that keep the
 // database value are searched.
 // Lazy SMP: helper threads run the same iterative deepening on their own copies, sharing only
@@ -22,19 +22,16 @@
 #include "engine/mill/eval.h"
 #include "engine/mill/movegen.h"
 #include "engine/mill/notation.h"
+#include "engine/mill/order.h"
 #include "engine/mill/solve.h"
 
 #include <math.h>
-#if defined(__AVX512F__) || defined(__AVX2__)
-#include <immintrin.h>
-#endif
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-MillSearchParams mill_search_params = {
+const MillSearchParams MILL_SEARCH_DEFAULTS = {
     .reverse_futility = true,
     .late_move_pruning = true,
     .reductions = true,
@@ -56,29 +53,6 @@ typedef struct RootMove {
 
 typedef struct Shared Shared;
 
-// Move ordering keys: the score above the move's place in the list, so that keys are unique
-// and the largest key is the best score, first in the list among equal scores: the move a
-// stable sort puts first. The search takes its moves one at a time by the largest key, so a
-// node that cuts off early orders no more than it searches. 32 bits: the place in the low
-// KEY_POS_BITS (a list holds at most MAX_MOVES), the score above it (|score| < 2^18).
-typedef int32_t OrderKey;
-#define KEY_TAKEN INT32_MIN
-#define KEY_POS_BITS 13
-#define KEY_POS_MAX ((1 << KEY_POS_BITS) - 1)
-_Static_assert(MAX_MOVES <= KEY_POS_MAX + 1, "a list place fits in the key");
-
-// The ordering scores by tier, highest first: moves with removals (more removals first, then
-// removals of threatening men, then of men with more empty neighbours), moves that block an
-// opponent mill, the two killers, then history (update_quiet keeps it within about +-16384).
-enum {
-    SCORE_REMOVALS = 1 << 16,      // plus REMOVAL_EACH and its extras per removal
-    REMOVAL_EACH = 1 << 13,        // above the most a removal's extras add (1000 + 8) times four
-    SCORE_BLOCKING = 1 << 16,      // below any move with a removal
-    SCORE_KILLER0 = 1 << 15,       // the moves scored below this are quiet
-    SCORE_KILLER1 = (1 << 15) - 1, // above any history score
-};
-_Static_assert(SCORE_REMOVALS > SCORE_KILLER0, "a move with a removal never scores as quiet");
-
 typedef struct Worker {
     Shared *sh;
     const Tablebase *tb; // the game's endgame databases, or NULL (read at every node)
@@ -91,8 +65,7 @@ typedef struct Worker {
     _Atomic uint64_t nodes;
     int seldepth;
     int root_depth;
-    Move killers[MAX_PLY][2];
-    int history[2][1024]; // by side and history_index (origin and destination)
+    OrderHistory order;
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pvlen[MAX_PLY + 1];
     Move arena[ARENA_MOVES];
@@ -101,10 +74,13 @@ typedef struct Worker {
     RootMove *root;
     int nroot, pv_idx;
     int completed_depth;
+    // The switches and evaluation weights of the game searched, copied for the search.
+    MillSearchParams params;
+    EvalWeights weights;
 } Worker;
 
 struct Shared {
-    const MillGame *game;
+    const MillSearchRoot *game;
     TT *tt;
     const SearchLimits *lim;
     SearchHooks *hooks;
@@ -206,300 +182,6 @@ static ALWAYS_INLINE void prefetch_children(const Worker *w, const Move *moves, 
         tt_prefetch(&w->tt, pos_key_step(kb, moves[j]));
 }
 
-static inline OrderKey order_key(int score, int pos) {
-    return (OrderKey)(score * (1 << KEY_POS_BITS) + (KEY_POS_MAX - pos));
-}
-static inline int key_score(OrderKey k) { return k >> KEY_POS_BITS; }
-static inline int key_pos(OrderKey k) { return KEY_POS_MAX - (k & KEY_POS_MAX); }
-
-// A move's origin and destination as one index: the low ten bits of the move.
-static inline int history_index(Move m) { return (int)(m & 1023); }
-
-// The opponent men on a line with another of theirs and an empty point: the removals that
-// break a mill threat.
-static inline Bits threat_men(const Board *b, Bits opp, Bits empty) {
-    Slots o = board_slots(b, opp), e = board_slots(b, empty);
-    Slots o1 = slots_next(o), e1 = slots_next(e);
-    return board_slot_points(b, o & ((o1 & slots_next(e1)) | (e1 & slots_next(o1))));
-}
-
-// The ordering score of a move with removals: after every quiet move; more removals first,
-// then removals of threatening men, then of men with more empty neighbours.
-static inline int removal_score(const Board *b, Move m, Bits threats, Bits empty) {
-    int s = SCORE_REMOVALS;
-    for (int k = 0, r; k < MAX_REMOVALS && (r = move_removal(m, k)) >= 0; k++)
-        s += REMOVAL_EACH + (threats & BIT(r) ? 1000 : 0) + bits_count(b->adj[r] & empty);
-    return s;
-}
-
-#ifdef __AVX2__
-// The largest of eight keys.
-static inline OrderKey reduce_max8(__m256i v) {
-    __m128i h = _mm_max_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-    h = _mm_max_epi32(h, _mm_shuffle_epi32(h, 0x4e));
-    return _mm_cvtsi128_si32(_mm_max_epi32(h, _mm_shuffle_epi32(h, 0xb1)));
-}
-#endif
-
-// Score moves [from, n) for ordering, higher first, and return the largest key (the move
-// take_best would take first). With AVX-512, sixteen moves at a time, with AVX2 eight: the same
-// scores as the scalar loop, which other processors run.
-static OrderKey score_moves(const Worker *w, const Move *moves, OrderKey *keys, int from, int n,
-                            int ply) {
-    const Position *p = w->pos;
-    const Board *b = p->rules->board;
-    int us = p->side;
-    Bits opp = p->men[!us];
-    Bits empty = b->all & ~(p->men[us] | opp);
-    Bits opp_closers = board_closing_points(b, opp) & empty;
-    Move killer0 = w->killers[ply][0], killer1 = w->killers[ply][1];
-    Bits threats = 0;
-    bool have_threats = false;
-    OrderKey top = KEY_TAKEN;
-#if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__)
-    const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    const __m512i field = _mm512_set1_epi32(31), hist_mask = _mm512_set1_epi32(1023);
-    const __m512i killer0_v = _mm512_set1_epi32((int)killer0);
-    const __m512i killer1_v = _mm512_set1_epi32((int)killer1);
-    const __m512i closers_v = _mm512_set1_epi32((int)opp_closers);
-    const __m512i empty_v = _mm512_set1_epi32((int)empty);
-    __m512i top_v = _mm512_set1_epi32(KEY_TAKEN);
-    for (int i = from; i < n; i += 16) {
-        __mmask16 in = n - i >= 16 ? 0xffff : (__mmask16)((1u << (n - i)) - 1);
-        __m512i m = _mm512_maskz_loadu_epi32(in, moves + i);
-        __m512i to = _mm512_and_si512(m, field);
-        __m512i r0 = _mm512_and_si512(_mm512_srli_epi32(m, 10), field);
-        __mmask16 removing = _mm512_mask_test_epi32_mask(in, r0, r0);
-        __mmask16 quiet = in & ~removing;
-        // Quiet moves: an opponent mill blocked, then the killers, then history.
-        __m512i s = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), quiet,
-                                                _mm512_and_si512(m, hist_mask), w->history[us], 4);
-        s = _mm512_mask_mov_epi32(s, _mm512_cmpeq_epi32_mask(m, killer1_v),
-                                  _mm512_set1_epi32(SCORE_KILLER1));
-        s = _mm512_mask_mov_epi32(s, _mm512_cmpeq_epi32_mask(m, killer0_v),
-                                  _mm512_set1_epi32(SCORE_KILLER0));
-        __mmask16 blocking =
-            _mm512_test_epi32_mask(_mm512_srlv_epi32(closers_v, to), _mm512_set1_epi32(1));
-        s = _mm512_mask_mov_epi32(s, blocking & quiet, _mm512_set1_epi32(SCORE_BLOCKING));
-        if (removing) {
-            if (!have_threats) {
-                threats = threat_men(b, opp, empty);
-                have_threats = true;
-            }
-            // One removal: its point is r0 - 1.
-            __m512i r = _mm512_sub_epi32(r0, _mm512_set1_epi32(1));
-            __m512i adj = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), removing, r,
-                                                      (const int *)b->adj, 4);
-            __m512i t = _mm512_and_si512(_mm512_srlv_epi32(_mm512_set1_epi32((int)threats), r),
-                                         _mm512_set1_epi32(1));
-            __m512i rs = _mm512_add_epi32(
-                _mm512_set1_epi32(SCORE_REMOVALS + REMOVAL_EACH),
-                _mm512_add_epi32(_mm512_mullo_epi32(t, _mm512_set1_epi32(1000)),
-                                 _mm512_popcnt_epi32(_mm512_and_si512(adj, empty_v))));
-            s = _mm512_mask_mov_epi32(s, removing, rs);
-        }
-        // The keys (order_key): score << KEY_POS_BITS | KEY_POS_MAX - place.
-        __m512i place = _mm512_sub_epi32(_mm512_set1_epi32(KEY_POS_MAX - i), lane);
-        __m512i key = _mm512_add_epi32(_mm512_slli_epi32(s, KEY_POS_BITS), place);
-        _mm512_mask_storeu_epi32(keys + i, in, key);
-        top_v = _mm512_mask_max_epi32(top_v, in, top_v, key);
-        // More than one removal (a rare case): scored again by the scalar formula.
-        __mmask16 multi = _mm512_mask_test_epi32_mask(removing, _mm512_srli_epi32(m, 15), field);
-        while (multi) {
-            int k = __builtin_ctz(multi);
-            multi &= multi - 1;
-            keys[i + k] = order_key(removal_score(b, moves[i + k], threats, empty), i + k);
-            top = keys[i + k] > top ? keys[i + k] : top;
-        }
-    }
-    // A lane scored again entered top_v with a smaller key (one removal counted), so the larger
-    // of both maxima is the largest key.
-    OrderKey top_lanes = _mm512_reduce_max_epi32(top_v);
-    top = top_lanes > top ? top_lanes : top;
-#elif defined(__AVX2__)
-    // Eight moves at a time, as above; the removed man's empty neighbours counted by nibbles.
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi32(1);
-    const __m256i field = _mm256_set1_epi32(31), hist_mask = _mm256_set1_epi32(1023);
-    const __m256i killer0_v = _mm256_set1_epi32((int)killer0);
-    const __m256i killer1_v = _mm256_set1_epi32((int)killer1);
-    const __m256i closers_v = _mm256_set1_epi32((int)opp_closers);
-    const __m256i empty_v = _mm256_set1_epi32((int)empty);
-    const __m256i nibble_count = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0,
-                                                  1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
-    __m256i top_v = _mm256_set1_epi32(KEY_TAKEN);
-    for (int i = from; i < n; i += 8) {
-        __m256i in = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - i), lane);
-        __m256i m = _mm256_maskload_epi32((const int *)moves + i, in);
-        __m256i to = _mm256_and_si256(m, field);
-        __m256i r0 = _mm256_and_si256(_mm256_srli_epi32(m, 10), field);
-        __m256i removing = _mm256_andnot_si256(_mm256_cmpeq_epi32(r0, zero), in);
-        __m256i quiet = _mm256_andnot_si256(removing, in);
-        // Quiet moves: an opponent mill blocked, then the killers, then history.
-        __m256i s = _mm256_mask_i32gather_epi32(zero, w->history[us],
-                                                _mm256_and_si256(m, hist_mask), quiet, 4);
-        s = _mm256_blendv_epi8(s, _mm256_set1_epi32(SCORE_KILLER1),
-                               _mm256_cmpeq_epi32(m, killer1_v));
-        s = _mm256_blendv_epi8(s, _mm256_set1_epi32(SCORE_KILLER0),
-                               _mm256_cmpeq_epi32(m, killer0_v));
-        __m256i blocking =
-            _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_srlv_epi32(closers_v, to), one), one);
-        s = _mm256_blendv_epi8(s, _mm256_set1_epi32(SCORE_BLOCKING),
-                               _mm256_and_si256(blocking, quiet));
-        int removing_bits = _mm256_movemask_ps(_mm256_castsi256_ps(removing));
-        if (removing_bits) {
-            if (!have_threats) {
-                threats = threat_men(b, opp, empty);
-                have_threats = true;
-            }
-            // One removal: its point is r0 - 1.
-            __m256i r = _mm256_sub_epi32(r0, one);
-            __m256i adj = _mm256_and_si256(
-                _mm256_mask_i32gather_epi32(zero, (const int *)b->adj, r, removing, 4), empty_v);
-            __m256i bytes = _mm256_add_epi8(
-                _mm256_shuffle_epi8(nibble_count, _mm256_and_si256(adj, _mm256_set1_epi8(15))),
-                _mm256_shuffle_epi8(nibble_count, _mm256_and_si256(_mm256_srli_epi32(adj, 4),
-                                                                   _mm256_set1_epi8(15))));
-            __m256i count = _mm256_madd_epi16(_mm256_maddubs_epi16(bytes, _mm256_set1_epi8(1)),
-                                              _mm256_set1_epi16(1));
-            __m256i t =
-                _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32((int)threats), r), one);
-            __m256i rs = _mm256_add_epi32(
-                _mm256_set1_epi32(SCORE_REMOVALS + REMOVAL_EACH),
-                _mm256_add_epi32(
-                    _mm256_and_si256(_mm256_sub_epi32(zero, t), _mm256_set1_epi32(1000)), count));
-            s = _mm256_blendv_epi8(s, rs, removing);
-        }
-        // The keys (order_key): score << KEY_POS_BITS | KEY_POS_MAX - place.
-        __m256i place = _mm256_sub_epi32(_mm256_set1_epi32(KEY_POS_MAX - i), lane);
-        __m256i key = _mm256_add_epi32(_mm256_slli_epi32(s, KEY_POS_BITS), place);
-        _mm256_maskstore_epi32(keys + i, in, key);
-        top_v = _mm256_max_epi32(top_v, _mm256_blendv_epi8(_mm256_set1_epi32(KEY_TAKEN), key, in));
-        // More than one removal (a rare case): scored again by the scalar formula.
-        int multi = removing_bits & _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(
-                                        _mm256_and_si256(_mm256_srli_epi32(m, 15), field), zero)));
-        while (multi) {
-            int k = __builtin_ctz((unsigned)multi);
-            multi &= multi - 1;
-            keys[i + k] = order_key(removal_score(b, moves[i + k], threats, empty), i + k);
-            top = keys[i + k] > top ? keys[i + k] : top;
-        }
-    }
-    OrderKey top_lanes = reduce_max8(top_v);
-    top = top_lanes > top ? top_lanes : top;
-#else
-    for (int i = from; i < n; i++) {
-        Move m = moves[i];
-        int to = move_to(m), s;
-        if (move_removal(m, 0) >= 0) {
-            if (!have_threats) {
-                threats = threat_men(b, opp, empty);
-                have_threats = true;
-            }
-            s = removal_score(b, m, threats, empty);
-        } else {
-            // Blocking an opponent mill, then the killers, then history (selects, no branches).
-            s = w->history[us][history_index(m)];
-            s = m == killer1 ? SCORE_KILLER1 : s;
-            s = m == killer0 ? SCORE_KILLER0 : s;
-            s = opp_closers & BIT(to) ? SCORE_BLOCKING : s;
-        }
-        keys[i] = order_key(s, i);
-        top = keys[i] > top ? keys[i] : top;
-    }
-#endif
-    return top;
-}
-
-// The moves not yet taken. With AVX-512 or AVX2 and at most 64 moves, a bit per list place in
-// *live, and the keys are only read; otherwise a taken move's key is overwritten with KEY_TAKEN.
-#if defined(__AVX512F__) || defined(__AVX2__)
-#define LIVE_MAX 64
-#else
-#define LIVE_MAX 0
-#endif
-
-static inline uint64_t live_all(int n) { return n < 64 ? (1ull << n) - 1 : ~0ull; }
-
-static inline void mark_taken(OrderKey *keys, uint64_t *live, int n, int pos) {
-    if (n <= LIVE_MAX)
-        *live &= ~(1ull << pos);
-    else
-        keys[pos] = KEY_TAKEN;
-}
-
-// Take the move of the largest key among those not taken in keys[0, n): return its key.
-static inline OrderKey take_best(OrderKey *keys, int n, uint64_t *live) {
-    OrderKey best;
-#ifdef __AVX512F__
-    if (n <= LIVE_MAX) {
-        // Sixteen keys per step, the taken ones masked out: no store, so the next pick's loads
-        // never wait for one.
-        __m512i b = _mm512_set1_epi32(KEY_TAKEN);
-        for (int k = 0; k < n; k += 16) {
-            __mmask16 m = (__mmask16)(*live >> k);
-            b = _mm512_mask_max_epi32(b, m, b, _mm512_maskz_loadu_epi32(m, keys + k));
-        }
-        best = _mm512_reduce_max_epi32(b);
-        *live &= ~(1ull << key_pos(best));
-        return best;
-    }
-#elif defined(__AVX2__)
-    if (n <= LIVE_MAX) {
-        // Eight keys per step: a lane is read only when its move is live (a masked load reads
-        // the others as 0, which the OR turns into KEY_TAKEN).
-        const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-        const __m256i taken = _mm256_set1_epi32(KEY_TAKEN);
-        __m256i b = taken;
-        for (int k = 0; k < n; k += 8) {
-            __m256i on = _mm256_cmpeq_epi32(
-                _mm256_and_si256(_mm256_set1_epi32((int)(*live >> k)), bit), bit);
-            __m256i v = _mm256_maskload_epi32(keys + k, on);
-            b = _mm256_max_epi32(b, _mm256_or_si256(v, _mm256_andnot_si256(on, taken)));
-        }
-        best = reduce_max8(b);
-        *live &= ~(1ull << key_pos(best));
-        return best;
-    }
-#endif
-    (void)live;
-    // Four running maxima: four short dependency chains instead of one long one (1% faster
-    // than one, `tabula bench` medians of 15, twice).
-    OrderKey b0 = KEY_TAKEN, b1 = KEY_TAKEN, b2 = KEY_TAKEN, b3 = KEY_TAKEN;
-    int k = 0;
-    for (; k + 4 <= n; k += 4) {
-        b0 = keys[k] > b0 ? keys[k] : b0;
-        b1 = keys[k + 1] > b1 ? keys[k + 1] : b1;
-        b2 = keys[k + 2] > b2 ? keys[k + 2] : b2;
-        b3 = keys[k + 3] > b3 ? keys[k + 3] : b3;
-    }
-    for (; k < n; k++)
-        b0 = keys[k] > b0 ? keys[k] : b0;
-    b0 = b1 > b0 ? b1 : b0;
-    b2 = b3 > b2 ? b3 : b2;
-    best = b2 > b0 ? b2 : b0;
-    // The maxima may be taken in vector registers; hand the result over in a general one, or
-    // the compiler may spill it with a narrow store and reload it with a wider load, which
-    // cannot be forwarded (seen with 64-bit keys: an 8-byte store, a 16-byte load).
-    __asm__("" : "+r"(best));
-    keys[key_pos(best)] = KEY_TAKEN;
-    return best;
-}
-
-// Move the best-scored move of [i, n) to i (the first of equal scores, by exchange).
-static inline void pick(Move *moves, OrderKey *keys, int i, int n) {
-    int best = i;
-    for (int k = i + 1; k < n; k++)
-        if (key_score(keys[k]) > key_score(keys[best]))
-            best = k;
-    Move m = moves[i];
-    moves[i] = moves[best];
-    moves[best] = m;
-    OrderKey s = keys[i];
-    keys[i] = keys[best];
-    keys[best] = s;
-}
-
 #define RFP_MARGIN 70
 
 // Late move reductions by depth and move number: grow with the logarithm of both.
@@ -564,9 +246,8 @@ static int qsearch(Worker *w, int alpha, int beta, int ply, int qply) {
     int t = enter_node(w, ply);
     if (t != SCORE_NONE)
         return t;
-    int stand = eval_position(w->pos);
-    if (stand >= beta || ply >= MAX_PLY - 1 || qply >= QS_MAX_PLIES ||
-        !mill_search_params.quiescence)
+    int stand = eval_position(w->pos, &w->weights);
+    if (stand >= beta || ply >= MAX_PLY - 1 || qply >= QS_MAX_PLIES || !w->params.quiescence)
         return stand;
     if (stand > alpha)
         alpha = stand;
@@ -578,10 +259,10 @@ static int qsearch(Worker *w, int alpha, int beta, int ply, int qply) {
     if (n == 0)
         return stand;
     w->arena_used += n;
-    score_moves(w, moves, keys, 0, n, ply);
+    order_score_moves(&w->order, w->pos, moves, keys, 0, n, ply);
     int best = stand;
     for (int i = 0; i < n; i++) {
-        pick(moves, keys, i, n);
+        order_pick(moves, keys, i, n);
         make(w, moves[i]);
         int score = -qsearch(w, -beta, -alpha, ply + 1, qply + 1);
         unmake(w);
@@ -599,25 +280,8 @@ static int qsearch(Worker *w, int alpha, int beta, int ply, int qply) {
     return best;
 }
 
-// Remember a quiet move that caused a cutoff.
-static void update_quiet(Worker *w, Move m, int depth, int ply, const Move *tried, int ntried) {
-    int us = w->pos->side;
-    if (w->killers[ply][0] != m) {
-        w->killers[ply][1] = w->killers[ply][0];
-        w->killers[ply][0] = m;
-    }
-    int bonus = depth * depth;
-    int *h = &w->history[us][history_index(m)];
-    *h += bonus - *h * bonus / 16384;
-    for (int i = 0; i < ntried; i++) {
-        if (tried[i] == m)
-            continue;
-        int *o = &w->history[us][history_index(tried[i])];
-        *o -= bonus + *o * bonus / 16384;
-    }
-}
-
-// Scalar: take_best's loads follow score_moves' stores of the same keys (compiler.h).
+// Scalar: order_take_best's loads follow order_score_moves' stores of the same keys
+// (compiler.h).
 NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int ply, bool pv_node) {
     w->pvlen[ply] = 0;
     int tb = tb_score(w, ply);
@@ -629,7 +293,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
     if (t != SCORE_NONE)
         return t;
     if (stopped(w) || ply >= MAX_PLY - 1)
-        return eval_position(w->pos);
+        return eval_position(w->pos, &w->weights);
 
     // Mate-distance pruning.
     int lo = -(SCORE_MATE - ply), hi = SCORE_MATE - ply - 1;
@@ -652,11 +316,11 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
              (bound == BOUND_UPPER && s <= alpha)))
             return s;
     }
-    const MillSearchParams *sp = &mill_search_params;
+    const MillSearchParams *sp = &w->params;
     // The static evaluation is needed only near the leaves, for reverse futility.
     int static_eval = SCORE_NONE;
     if (sp->reverse_futility && !pv_node && depth <= 4) {
-        static_eval = tt_hit && e.eval != SCORE_NONE ? e.eval : eval_position(w->pos);
+        static_eval = tt_hit && e.eval != SCORE_NONE ? e.eval : eval_position(w->pos, &w->weights);
         // Far enough above beta near the leaves, the opponent cannot come back.
         if (abs(beta) < SCORE_MATE_IN_MAX && static_eval - RFP_MARGIN * depth >= beta)
             return static_eval - RFP_MARGIN * depth;
@@ -669,7 +333,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
     if (depth >= 2 && tt_move && move_plausible(w->pos, tt_move))
         tt_prefetch(&w->tt, pos_key_after(w->pos, tt_move));
     if (w->arena_used + MAX_MOVES > ARENA_MOVES)
-        return eval_position(w->pos);
+        return eval_position(w->pos, &w->weights);
     Move *moves = w->arena + w->arena_used;
     OrderKey *keys = w->keys_arena + w->arena_used;
     // A legal hash move is searched before the moves are generated (if it cuts off, they never
@@ -680,7 +344,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
     // The current move's list place and score, as plain integers (read out of vector lanes
     // late, such values were spilled and reloaded at a width the store could not forward).
     int cur_pos = 0, cur_score = 1 << 30;
-    uint64_t live = 0; // the moves not yet taken, once the list is scored (mark_taken)
+    uint64_t live = 0; // the moves not yet taken, once the list is scored (order_mark_taken)
     if (first) {
         moves[0] = tt_move;
         n = 2; // at least; the others are counted when they are generated
@@ -692,16 +356,16 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
         if (depth >= 2)
             prefetch_children(w, moves, 0, n);
         used = n;
-        OrderKey k = score_moves(w, moves, keys, 0, n, ply);
-        int b = key_pos(k);
+        OrderKey k = order_score_moves(&w->order, w->pos, moves, keys, 0, n, ply);
+        int b = order_key_pos(k);
         Move m = moves[0];
         moves[0] = moves[b];
         moves[b] = m;
         if (b)
-            keys[b] = order_key(key_score(keys[0]), b);
-        cur_score = key_score(k);
-        live = live_all(n);
-        mark_taken(keys, &live, n, 0);
+            keys[b] = order_key(order_key_score(keys[0]), b);
+        cur_score = order_key_score(k);
+        live = order_live_all(n);
+        order_mark_taken(keys, &live, n, 0);
     }
     w->arena_used += used;
 
@@ -729,16 +393,16 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
                 break;
             if (depth >= 2)
                 prefetch_children(w, moves, 1, n);
-            OrderKey k = score_moves(w, moves, keys, 1, n, ply);
-            live = live_all(n);
-            mark_taken(keys, &live, n, 0);
-            mark_taken(keys, &live, n, key_pos(k));
-            cur_pos = key_pos(k);
-            cur_score = key_score(k);
+            OrderKey k = order_score_moves(&w->order, w->pos, moves, keys, 1, n, ply);
+            live = order_live_all(n);
+            order_mark_taken(keys, &live, n, 0);
+            order_mark_taken(keys, &live, n, order_key_pos(k));
+            cur_pos = order_key_pos(k);
+            cur_score = order_key_score(k);
         } else if (i > 0) {
-            OrderKey k = take_best(keys, n, &live);
-            cur_pos = key_pos(k);
-            cur_score = key_score(k);
+            OrderKey k = order_take_best(keys, n, &live);
+            cur_pos = order_key_pos(k);
+            cur_score = order_key_score(k);
         }
         Move m = moves[cur_pos];
         // Every move with a removal scores above the killers, and the hash move (1 << 30)
@@ -789,7 +453,7 @@ NO_VECTORIZE static int search(Worker *w, int alpha, int beta, int depth, int pl
                 }
                 if (score >= beta) {
                     if (quiet)
-                        update_quiet(w, m, depth, ply, quiets, nquiets);
+                        order_update_quiet(&w->order, w->pos->side, m, depth, ply, quiets, nquiets);
                     break;
                 }
             }
@@ -855,7 +519,7 @@ static int search_root(Worker *w, int alpha, int beta, int depth) {
 static int aspiration(Worker *w, int depth, int prev) {
     int delta = 40;
     int alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
-    if (mill_search_params.aspiration && depth >= 4 && abs(prev) < SCORE_MATE_IN_MAX) {
+    if (w->params.aspiration && depth >= 4 && abs(prev) < SCORE_MATE_IN_MAX) {
         alpha = prev - delta;
         beta = prev + delta;
     }
@@ -876,16 +540,6 @@ static int aspiration(Worker *w, int depth, int prev) {
             alpha = -SCORE_INFINITE;
             beta = SCORE_INFINITE;
         }
-    }
-}
-
-static void format_pv(const Board *b, const Move *pv, int n, char *buf, size_t cap) {
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n && len + MOVE_STR_MAX + 1 < cap; i++) {
-        char s[MOVE_STR_MAX];
-        move_format(b, pv[i], s);
-        len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? " " : "", s);
     }
 }
 
@@ -920,7 +574,7 @@ static void report(Worker *w, int depth, int k) {
     r.tbhits = atomic_load_explicit(&sh->tbhits, memory_order_relaxed);
     r.time_ms = (clock_now_us() - sh->lim->start_us) / 1000;
     r.hashfull = tt_hashfull(sh->tt);
-    format_pv(w->pos->rules->board, rm->pv, rm->pvlen, r.pv, sizeof r.pv);
+    move_format_line(w->pos->rules->board, rm->pv, rm->pvlen, r.pv, sizeof r.pv);
     sh->hooks->report(sh->hooks->ctx, &r);
 }
 
@@ -995,9 +649,11 @@ static Worker *worker_new(Shared *sh, int id, const Position *root_pos, const Ro
     Worker *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
-    const MillGame *g = sh->game;
+    const MillSearchRoot *g = sh->game;
     w->sh = sh;
     w->tb = g->tb;
+    w->params = *g->params;
+    w->weights = *g->weights;
     w->tt = *sh->tt;
     w->id = id;
     w->stack[0] = *root_pos;
@@ -1051,36 +707,27 @@ static const TimeParams MILL_TIME = {.moves_to_go = 30,
                                      .hard_divisor = 3,
                                      .reserve_percent = 70};
 
-// Wait while the GUI still expects the search to run (infinite, or pondering).
-static void wait_for_release(const SearchLimits *lim, SearchHooks *hooks) {
-    struct timespec ms = {0, 1000000};
-    while ((lim->infinite || atomic_load(&hooks->ponder)) && !atomic_load(&hooks->stop))
-        nanosleep(&ms, NULL);
-}
-
-void mill_search(const MillGame *g, TT *tt, const SearchLimits *lim, SearchHooks *hooks,
+void mill_search(const MillSearchRoot *g, TT *tt, const SearchLimits *lim, SearchHooks *hooks,
                  SearchResult *out) {
-    const Board *b = g->rules.board;
-    char why[160];
+    const Board *b = g->pos->rules->board;
     strcpy(out->best, "(none)");
     out->ponder[0] = '\0';
     Move *moves = malloc(MAX_MOVES * sizeof *moves);
     RootMove *root = malloc(MAX_ROOT_MOVES * sizeof *root);
     int n = 0;
     uint64_t root_tbhits = 0;
-    if (moves && root && mill_game_result(g, why, sizeof why) == RESULT_NONE)
-        n = movegen_legal(&g->pos, moves);
+    if (moves && root && !g->over)
+        n = movegen_legal(g->pos, moves);
     // In the endgame databases, only the moves that keep the value take part.
-    n = tb_root_moves(g->tb, &g->pos, moves, n, &root_tbhits);
+    n = tb_root_moves(g->tb, g->pos, moves, n, &root_tbhits);
     for (int i = 0; i < n; i++)
         root[i] = (RootMove){.move = moves[i],
                              .score = -SCORE_INFINITE,
                              .prev_score = -SCORE_INFINITE,
                              .pvlen = 1,
                              .pv = {moves[i]}};
-    n = filter_searchmoves(&g->pos, lim, root, n);
+    n = filter_searchmoves(g->pos, lim, root, n);
     if (n == 0) {
-        wait_for_release(lim, hooks);
         free(moves);
         free(root);
         return;
@@ -1088,14 +735,14 @@ void mill_search(const MillGame *g, TT *tt, const SearchLimits *lim, SearchHooks
 
     pthread_once(&reductions_once, init_reductions);
     Shared sh = {.game = g, .tt = tt, .lim = lim, .hooks = hooks};
-    tm_init(&sh.tm, lim, g->pos.side, &MILL_TIME);
+    tm_init(&sh.tm, lim, g->pos->side, &MILL_TIME);
     atomic_init(&sh.halt, false);
     atomic_init(&sh.tbhits, root_tbhits);
     int nthreads = lim->threads < 1 ? 1 : lim->threads;
     sh.workers = calloc((size_t)nthreads, sizeof *sh.workers);
     tt_new_search(tt);
     for (int i = 0; sh.workers && i < nthreads; i++) {
-        sh.workers[i] = worker_new(&sh, i, &g->pos, root, n);
+        sh.workers[i] = worker_new(&sh, i, g->pos, root, n);
         if (!sh.workers[i])
             break;
         sh.nthreads++;
@@ -1118,15 +765,14 @@ void mill_search(const MillGame *g, TT *tt, const SearchLimits *lim, SearchHooks
     for (int i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
 
-    // Hold the move while the GUI still waits for stop or ponderhit.
-    wait_for_release(lim, hooks);
+    // The protocol, not the search, holds the move while the GUI waits for stop or ponderhit.
     const RootMove *best = &main_worker->root[0];
     move_format(b, best->move, out->best);
     if (best->pvlen > 1) {
         move_format(b, best->pv[1], out->ponder);
     } else {
         TTEntry e;
-        Position p = g->pos;
+        Position p = *g->pos;
         pos_apply_move(&p, best->move);
         Move reply;
         char s[MOVE_STR_MAX];

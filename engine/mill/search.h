@@ -4,7 +4,8 @@
 
 #include "engine/core/search.h"
 #include "engine/core/tt.h"
-#include "engine/mill/game.h"
+#include "engine/mill/eval.h"
+#include "engine/mill/tablebase.h"
 
 // Switches for the selective parts of the search, so that self-play can measure each one.
 typedef struct MillSearchParams {
@@ -15,10 +16,23 @@ typedef struct MillSearchParams {
     bool aspiration;
 } MillSearchParams;
 
-extern MillSearchParams mill_search_params;
+// Every switch on.
+extern const MillSearchParams MILL_SEARCH_DEFAULTS;
 
-// Search the game's current position; see GameFamily.search.
-void mill_search(const MillGame *g, TT *tt, const SearchLimits *lim, SearchHooks *hooks,
+// What the search reads of a game: the position, the positions played before it (for
+// repetitions), whether the game is over, and how to search and evaluate.
+typedef struct MillSearchRoot {
+    const Position *pos;
+    const uint64_t *keys; // keys[0..nkeys-1]: every position of the game so far, pos last
+    int nkeys;
+    bool over;                      // the game has ended: there is no move to search
+    const Tablebase *tb;            // the endgame databases to probe; NULL: none
+    const MillSearchParams *params; // copied when the search starts
+    const EvalWeights *weights;     // copied when the search starts
+} MillSearchRoot;
+
+// Search the root's position; see GameFamily.search.
+void mill_search(const MillSearchRoot *root, TT *tt, const SearchLimits *lim, SearchHooks *hooks,
                  SearchResult *out);
 
 #endif

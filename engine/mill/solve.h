@@ -14,8 +14,8 @@
 //
 // Each kept state holds 2 bytes: 0 for a draw, else WIN or LOSS for the side to move and the
 // distance in plies to the end of the game (the winner hurrying, the loser delaying).
-// Rules 1-4 of RULES.md section 5 end the game; positions never forced to an end are draws
-// (repetition); the N-move rule is ignored.
+// Games end as docs/variants.md, "Game end" says, but for the draws by history: positions
+// never forced to an end are draws (repetition), and the N-move rule is ignored.
 //
 // Sub-databases are solved children first: a placement moves to fewer men in hand, so the
 // moving phase (no men in hand) comes first, by men on the board ascending, each pair
@@ -27,14 +27,13 @@
 
 #include "engine/core/error.h"
 #include "engine/mill/position.h"
+#include "engine/mill/solve_db.h"
+#include "engine/mill/solve_file.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 enum { SOLVE_LOSS = -1, SOLVE_DRAW = 0, SOLVE_WIN = 1 };
-
-// Men each side can have at most in a solvable variant.
-#define SOLVE_MAX_MEN 7
 
 typedef struct SolveProgress {
     uint64_t done, total; // positions finished (read back or solved) and in the database
@@ -76,22 +75,9 @@ typedef struct SolveSubStats {
     double seconds; // solving its group (0 when read back from a file)
 } SolveSubStats;
 
-typedef struct SolveDb SolveDb;
-
-// True when the rules can be solved: the whole game of a variant of the 9-, 16- or 17-point
-// board (max_men 0), or the moving phase of a variant where a mill removes, up to max_men men
-// a side (3 to SOLVE_MAX_MEN; the 24-point variants); else say why.
-bool solve_supported(const MillRules *rules, int max_men, Error *err);
-
 // Solve the variant under `rules`, resuming from opt->path when it holds a part of the same
 // database. Returns the database (NULL on error).
 SolveDb *solve_build(const MillRules *rules, const SolveOptions *opt, Error *err);
-
-// Read a database written by solve_build (complete or not).
-SolveDb *solve_load(const char *path, Error *err);
-
-// The rules the database was solved under.
-const MillRules *solve_rules(const SolveDb *db);
 
 // Value (SOLVE_WIN, SOLVE_DRAW, SOLVE_LOSS for the side to move) and distance in plies to the
 // end of p; false when p is not in the database (other rules, an unreachable men-in-hand pair,
@@ -119,7 +105,5 @@ bool solve_state(const SolveDb *db, uint64_t i, Position *p);
 
 // Count the values, find a longest win, probe the start.
 void solve_stats(const SolveDb *db, SolveStats *st);
-
-void solve_free(SolveDb *db);
 
 #endif
