@@ -114,9 +114,10 @@ deps-check:
 
 # The release compiler: clang 19 with link-time optimization where it is installed, since on
 # the AMD EPYC it builds a faster engine than GCC (6% from the nine start, 13% in `tabula
-# bench`, the same tree; docs/search.md, "Speed"). `make deps` installs it; where it is
-# missing, the build says so and uses $(CC). CLANG=0 builds with $(CC) alone. The suites' build is always $(CC), so `make check`
-# also compares the bench node counts of the two compilers. build/release-cc names the
+# bench`, the same tree; docs/search.md, "The release build"). `make deps` installs it; where
+# it is missing, the build says so and uses $(CC). CLANG=0 builds with $(CC) alone. The
+# suites' build is always $(CC), so `make check` also compares the bench node counts of the
+# two compilers. build/release-cc names the
 # compiler the release objects are built with; when it changes, they are built again.
 CLANG ?= 1
 CLANG_PACKAGES := clang-19 lld-19 llvm-19 libclang-rt-19-dev
@@ -147,7 +148,7 @@ FORCE:
 # start, a backgammon search: a few seconds), and its profile guides the optimised build. The
 # search is the same (the same bench node counts), only faster on the AMD EPYC: with GCC, 3.5%
 # to 5.6% in `tabula bench`, 4% to 11% to depth 16 and 17 from the nine start (docs/search.md,
-# "Speed"). Any change to a source file trains the profile again and rebuilds every release
+# "The release build"). Any change to a source file trains the profile again and rebuilds every release
 # object. Code the training does not run is optimised as without a profile
 # (-fprofile-partial-training, -pgso=false), not for size.
 # GCC's flags (GCC 10 and later) or clang 19's: with another compiler the build is plain.
@@ -222,6 +223,7 @@ check:
 	@$(MAKE) --no-print-directory check-all
 
 check-all: $(TESTDIR)/check_tabula $(TESTDIR)/$(BIN) $(BIN) | prompt-deps
+	python3 tests/check_layout.py
 	cd tests && TABULA_BIN=../$(TESTDIR)/$(BIN) ../$(TESTDIR)/check_tabula
 	sh tests/prompt_test.sh ./$(TESTDIR)/$(BIN)
 	@$(MAKE) --no-print-directory check-vectors VEC_BIN=./$(BIN)
@@ -230,9 +232,10 @@ check-all: $(TESTDIR)/check_tabula $(TESTDIR)/$(BIN) $(BIN) | prompt-deps
 	  $(MAKE) --no-print-directory build/avx2/$(BIN) && \
 	  $(MAKE) --no-print-directory check-vectors VEC_BIN=./build/avx2/$(BIN); fi
 
-# The files with code for each instruction set (every engine file that includes <immintrin.h>,
-# tests __AVX2__, __AVX512*, __BMI2__, or the bit gathers of engine/mill/board.h), compiled (not run) for each level with both compilers the
-# build can pick, warnings as errors, so that a combination this processor lacks (AVX-512
+# The files with code for each instruction set (every engine file that includes
+# <immintrin.h>, tests __AVX2__, __AVX512*, __BMI2__, or the bit gathers of
+# engine/mill/board.h), compiled (not run) for each level with both compilers the build can
+# pick, warnings as errors, so that a combination this processor lacks (AVX-512
 # without VPOPCNTDQ, say) still compiles cleanly. GCC compiles with -O1 (its -fsyntax-only
 # misses unused static functions); clang's checks come from its front end.
 VECTOR_SRC = $(shell grep -lE 'immintrin\.h|__(AVX|BMI)|BITSHUFFLE' $$(find engine -name '*.c') | sort)

@@ -5,7 +5,7 @@
 #ifndef PROTOCOL_COMMAND_H
 #define PROTOCOL_COMMAND_H
 
-#include "protocol/uci.h"
+#include "protocol/state.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,6 @@
 // The engine's extras: perft, d, moves, eval, analyze, bench, quit.
 #include "protocol/command.h"
+#include "protocol/uci.h"
 
 #include "engine/core/bench.h"
 #include "engine/core/parse.h"

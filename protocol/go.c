@@ -1,5 +1,6 @@
 // go, stop and ponderhit: the search thread, and the arguments of go.
 #include "protocol/command.h"
+#include "protocol/uci.h"
 
 #include "engine/core/clock.h"
 #include "engine/core/parse.h"

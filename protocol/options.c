@@ -1,5 +1,6 @@
 // The engine's options and the handshakes that declare them, setoption, and a new game.
 #include "protocol/command.h"
+#include "protocol/uci.h"
 
 #include "engine/core/parse.h"
 #include "engine/core/registry.h"

@@ -1,5 +1,6 @@
 // The game record, position, a person's commands (new, move, undo, play) and query.
 #include "protocol/command.h"
+#include "protocol/uci.h"
 
 #include "engine/core/registry.h"
 

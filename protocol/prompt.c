@@ -1,5 +1,5 @@
 // The interactive prompt. Completion is split in two: prompt_complete works out the
-// candidates from the words before the cursor and the session's state (no libedit in it, so
+// candidates from the words before the cursor and the engine's state (no libedit in it, so
 // tests and the fuzzer can call it), and the libedit glue below hands them to readline's
 // completion. libedit's callbacks take no context, so the one Prompt being edited is a
 // file-level pointer.
@@ -105,7 +105,7 @@ static void offer_move(void *ctx, const char *move) {
         offer(m->w, move, m->word, false);
 }
 
-// Offer the legal moves of the session's position, but those in typed.
+// Offer the legal moves of the engine's position, but those in typed.
 static void offer_current_moves(Prompt *p, Words *w, const char *word, char **typed, int ntyped) {
     char **moves;
     MoveOffer m = {w, word, typed, ntyped};
@@ -125,7 +125,7 @@ static void offer_moves_after(Prompt *p, Words *w, const char *word, const char 
     const GameFamily *f = p->u->family;
     const char *variant = f->variant(p->u->game);
     Error err;
-    if (p->scratch && p->scratch_family != f) { // the session switched family since
+    if (p->scratch && p->scratch_family != f) { // the engine switched family since
         p->scratch_family->destroy(p->scratch);
         p->scratch = NULL;
     }

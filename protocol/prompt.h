@@ -7,12 +7,12 @@
 #include "engine/core/game.h"
 #include "protocol/uci.h"
 
-// What completion reads: the session, and a game of its own on which `position ... moves`
+// What completion reads: the engine, and a game of its own on which `position ... moves`
 // lines are replayed to find the moves legal after them.
 typedef struct Prompt {
     Uci *u;
     Game *scratch;                    // created on first use
-    const GameFamily *scratch_family; // the family that created it: the session may switch
+    const GameFamily *scratch_family; // the family that created it: the engine may switch
 } Prompt;
 
 void prompt_init(Prompt *p, Uci *u);

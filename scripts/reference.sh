@@ -2,15 +2,15 @@
 # tabula's node rate against a reference engine's, in the same window: the two searches from
 # the Nine Men's Morris start alternate, each on one pinned core, RUNS times (default 7), and
 # the medians are compared. The machine's speed drifts too much for figures from different
-# windows to compare (docs/search.md, "Measuring").
+# windows to compare (docs/measuring.md, "What noise looks like").
 #   REF=/path/to/engine sh scripts/reference.sh [path/to/tabula]
 # tabula searches to DEPTH (default 16) with Hash 16, with the search switches named in OFF
 # turned off (bench/lib.sh; none by default). The reference gets the lines of REF_SETUP
 # (default: the Sanmill console engine's fixed-depth search to REF_DEPTH, default 12, by its
 # search REF_ALGORITHM, default 2 for MTD(f), without its move shuffling or time limit) and must
 # print, before the line that names its `bestmove`, a line with the fields `nodes <n>` and
-# `time <ms>`. Build the reference as its own Makefile does, with -flto (docs/search.md, "How
-# the reference is built"). The reference is never part of tabula: it is only run here.
+# `time <ms>`. Build the reference as its own Makefile does, with -flto (docs/measuring.md,
+# "Against the reference engine"). The reference is never part of tabula: it is only run here.
 set -eu
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/../bench/lib.sh"

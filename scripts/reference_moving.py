@@ -15,7 +15,7 @@ a line with the fields `nodes <n>` and `time <ms>`, as scripts/reference.sh requ
 node rate is its nodes over its milliseconds, summed over the positions; the figures are the
 medians of RUNS runs (default 3). Each engine counts nodes its own way: Sanmill counts a removal
 as a node and a ply of its own. Build the reference as its own Makefile does, with -flto
-(docs/search.md, "How the reference is built"). The reference is never part of tabula: it is
+(docs/measuring.md, "Against the reference engine"). The reference is never part of tabula: it is
 only run here.
 """
 
