@@ -8,9 +8,9 @@ Hash 16 after `ucinewgame`, to DEPTH (default 16); the order alternates from pai
 pairs (default 21) give the median times and the median and geometric mean of the ratio
 NEW / OLD of each pair's times: a ratio below 1 means NEW is faster. Pairing cancels most of the
 machine's slow drift, which the medians of separate runs keep, though not all of it: compare a
-build with a copy of itself to see the noise of the window (docs/measuring.md, "What noise looks like"). The
-node counts are printed, since a change that alters the tree makes the times compare
-different searches.
+build with a copy of itself to see the noise of the window (docs/measuring.md, "What noise
+looks like"). The node counts are printed, since a change that alters the tree makes the times
+compare different searches.
 """
 
 import math
