@@ -10,9 +10,11 @@
 #include "match/referee.h"
 
 #include "engine/core/clock.h"
+#include "engine/core/parse.h"
 #include "engine/mill/game.h"
 #include "match/engine_proc.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,15 +204,17 @@ static void parse_info(const char *line, PlyRecord *p) {
             val = strtok_r(NULL, " \t", &save);
         if (!val)
             continue;
-        if (!strcmp(tok, "depth"))
-            depth = atoi(val);
-        else if (!strcmp(tok, "multipv"))
-            multipv = atoi(val);
+        long long v;
+        if (!strcmp(tok, "depth") && parse_integer(val, 0, INT_MAX, &v))
+            depth = (int)v;
+        else if (!strcmp(tok, "multipv") && parse_integer(val, 0, INT_MAX, &v))
+            multipv = (int)v;
         else if ((!strcmp(val, "cp") || !strcmp(val, "mate")) &&
-                 (tok = strtok_r(NULL, " \t", &save))) {
+                 (tok = strtok_r(NULL, " \t", &save)) &&
+                 parse_integer(tok, -INT_MAX, INT_MAX, &v)) {
             has_score = true;
             mate = !strcmp(val, "mate");
-            score = atoi(tok);
+            score = (int)v;
         }
     }
     if (multipv != 1)
@@ -477,13 +481,15 @@ void referee_write_record(FILE *f, const GameSetup *s, const GameRecord *rec, co
     // Move numbers from the start position string: its side to move and fullmove number.
     int side = strchr(rec->start_fen, ' ') && strchr(rec->start_fen, ' ')[1] == 'b';
     const char *last = strrchr(rec->start_fen, ' ');
-    int fullmove = last ? atoi(last + 1) : 1;
+    long long fullmove = 1;
+    if (last && !parse_integer(last + 1, 1, INT_MAX, &fullmove))
+        fullmove = 1;
     int col = 0;
     char tok[96];
     for (int i = 0; i < rec->nplies; i++) {
         const PlyRecord *p = &rec->ply[i];
         if (side == 0 || i == 0) {
-            snprintf(tok, sizeof tok, "%d.%s", fullmove, side ? ".." : "");
+            snprintf(tok, sizeof tok, "%lld.%s", fullmove, side ? ".." : "");
             put_token(f, &col, tok);
         }
         put_token(f, &col, p->move);

@@ -1,9 +1,12 @@
 // tabula as a GNU Backgammon external player (external.h).
 #include "protocol/external.h"
 
+#include "engine/core/args.h"
+
 #include "engine/backgammon/movegen.h"
 #include "engine/backgammon/notation.h"
 #include "engine/backgammon/search.h"
+#include "engine/core/args.h"
 #include "engine/core/clock.h"
 
 #include <arpa/inet.h>
@@ -224,44 +227,30 @@ void external_serve(const ExternalSettings *set, FILE *in, FILE *out) {
     free(line);
 }
 
-static int usage(const char *bad) {
-    fprintf(stderr,
-            "tabula external: bad argument '%s'\n"
-            "usage: tabula external [--port PORT] [--plies N] [--jacoby on|off] [--once] "
-            "[--verbose]\n",
-            bad);
-    return 2;
-}
+#define EXTERNAL_USAGE                                                                             \
+    "usage: tabula external [--port PORT] [--plies N] [--jacoby on|off] [--once] [--verbose]\n"
 
 int external_main(int argc, char **argv) {
     ExternalSettings set = {BG_DEFAULT_DEPTH, true, NULL};
     int port = 4321;
-    bool once = false;
-    for (int i = 0; i < argc; i++) {
-        char *end = NULL;
-        if (!strcmp(argv[i], "--port") && i + 1 < argc) {
-            long x = strtol(argv[++i], &end, 10);
-            if (*end || x < 1 || x > 65535)
-                return usage(argv[i]);
-            port = (int)x;
-        } else if (!strcmp(argv[i], "--plies") && i + 1 < argc) {
-            long x = strtol(argv[++i], &end, 10);
-            if (*end || x < 0 || x > BG_MAX_DEPTH)
-                return usage(argv[i]);
-            set.plies = (int)x;
-        } else if (!strcmp(argv[i], "--jacoby") && i + 1 < argc) {
-            i++;
-            if (strcmp(argv[i], "on") && strcmp(argv[i], "off"))
-                return usage(argv[i]);
-            set.jacoby = !strcmp(argv[i], "on");
-        } else if (!strcmp(argv[i], "--verbose")) {
-            set.log = stderr;
-        } else if (!strcmp(argv[i], "--once")) {
-            once = true;
-        } else {
-            return usage(argv[i]);
-        }
+    bool once = false, verbose = false;
+    const char *jacoby = "on";
+    Args args;
+    args_init(&args, "tabula external", argc, argv, stderr);
+    while (args_more(&args))
+        if (!args_int(&args, "--port", 1, 65535, &port) &&
+            !args_int(&args, "--plies", 0, BG_MAX_DEPTH, &set.plies) &&
+            !args_string(&args, "--jacoby", &jacoby) && !args_flag(&args, "--verbose", &verbose) &&
+            !args_flag(&args, "--once", &once))
+            args_unknown(&args);
+    if (!args.failed && strcmp(jacoby, "on") && strcmp(jacoby, "off"))
+        args_fail(&args, "--jacoby takes on or off, not '%.40s'", jacoby);
+    if (args.failed) {
+        fputs(EXTERNAL_USAGE, stderr);
+        return 2;
     }
+    set.jacoby = !strcmp(jacoby, "on");
+    set.log = verbose ? stderr : NULL;
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0) {
         perror("tabula external: socket");
