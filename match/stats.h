@@ -1,6 +1,6 @@
 // Match statistics for the match runner: score, draw ratio, Elo with a 95% interval, LOS and
 // SPRT, from win/draw/loss counts and pentanomial game-pair counts. The formulas and their
-// sources are in the design block of bench/stats.c.
+// sources are in the design block of match/stats.c.
 //
 // Every function returns a defined number for every input, including zero games: never NaN.
 // An Elo difference saturates to +INFINITY or -INFINITY when the score is 1 or 0; print Elo

@@ -98,7 +98,7 @@ void cmd_analyze(Uci *u, const Tokens *t) {
 
 static void bench_line(void *ctx, const char *line) { output_line(ctx, "%s", line); }
 
-// bench [depth]: the bench of bench/bench.c, on a game of its own.
+// bench [depth]: the bench of engine/core/bench.c, on games of its own.
 void cmd_bench(Uci *u, const Tokens *t) {
     long long depth = BENCH_DEPTH_DEFAULT;
     if (t->n > 2 || (t->n == 2 && !parse_integer(t->v[1], 1, BENCH_DEPTH_MAX, &depth))) {

@@ -1,4 +1,4 @@
-// The match runner (bench/match.c) and its JSON reader (bench/json.c): arguments, schedules,
+// The match runner (match/) and its JSON reader (match/json.c): arguments, schedules,
 // summaries, SPRT stop, and sharded runs merged into the same totals as one run.
 #include "match/json.h"
 #include "match/match.h"

@@ -1,4 +1,4 @@
-// The referee of one game (bench/referee.c) with real engine processes: the tabula binary of
+// The referee of one game (match/referee.c) with real engine processes: the tabula binary of
 // this build (TABULA_BIN, set by the Makefile) and the misbehaving engines of
 // data/fake_engine.sh. Every fault must lose the game for the engine at fault, with its
 // termination, and within the time the referee allows.

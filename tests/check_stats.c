@@ -1,4 +1,4 @@
-// Match statistics (bench/stats.c) against values computed independently.
+// Match statistics (match/stats.c) against values computed independently.
 //
 // How the expected values were obtained: the round ones by hand (shown next to the row); the
 // others with a separate Python 3 script (standard library only) written for this test, not

@@ -1,6 +1,6 @@
 // The trained weights of the evaluation nets (net.h), embedded in the binary at build time
 // from engine/backgammon/weights.bin so that no data file has to be found at run time. The
-// file is made by the trainer (bench/train_bg.c); docs/backgammon.md gives the command.
+// file is made by the trainer (tools/bgtrain.c); docs/backgammon.md gives the command.
 __asm__(".section .rodata\n"
         ".global bg_weights_data\n"
         ".global bg_weights_end\n"

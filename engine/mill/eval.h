@@ -1,6 +1,6 @@
 // Static evaluation of mill positions: a linear sum of features, each the difference between
 // the side to move and the opponent, weighted per board family and phase (placing, moving).
-// The weights are data, fitted to self-play results by bench/tune.c.
+// The weights are data, fitted to self-play results by tools/tune.c.
 #ifndef ENGINE_MILL_EVAL_H
 #define ENGINE_MILL_EVAL_H
 
@@ -29,7 +29,7 @@ typedef struct EvalWeights {
     int w[BOARD_KINDS][PHASE_COUNT][F_COUNT];
 } EvalWeights;
 
-// The weights fitted by bench/tune.c, which the engine plays with.
+// The weights fitted by tools/tune.c, which the engine plays with.
 extern const EvalWeights EVAL_WEIGHTS_DEFAULT;
 
 // The features of p from the side to move's view, and its phase.
