@@ -234,11 +234,15 @@ check-all: $(TESTDIR)/check_tabula $(TESTDIR)/$(BIN) $(BIN) | prompt-deps
 
 # The files with code for each instruction set (every engine file that includes
 # <immintrin.h>, tests __AVX2__, __AVX512*, __BMI2__, or the bit gathers of
-# engine/mill/board.h), compiled (not run) for each level with both compilers the build can
-# pick, warnings as errors, so that a combination this processor lacks (AVX-512
+# engine/mill/board.h, and every engine file that includes a header that does), compiled
+# (not run) for each level with both compilers the build can pick, warnings as errors, so that a combination this processor lacks (AVX-512
 # without VPOPCNTDQ, say) still compiles cleanly. GCC compiles with -O1 (its -fsyntax-only
 # misses unused static functions); clang's checks come from its front end.
-VECTOR_SRC = $(shell grep -lE 'immintrin\.h|__(AVX|BMI)|BITSHUFFLE' $$(find engine -name '*.c') | sort)
+VECTOR_PAT := immintrin\.h|__(AVX|BMI)|BITSHUFFLE
+VECTOR_HDR = $(shell grep -lE '$(VECTOR_PAT)' $$(find engine -name '*.h'))
+VECTOR_SRC = $(shell { grep -lE '$(VECTOR_PAT)' $$(find engine -name '*.c'); \
+               $(if $(VECTOR_HDR),grep -lF $(foreach h,$(VECTOR_HDR),-e '"$(h)"') \
+                 $$(find engine -name '*.c');) } | sort -u)
 CHECK_ISAS := x86-64 x86-64-v3 x86-64-v4 icelake-server
 ISA_FLAGS  := -std=gnu11 -I. -pthread -ffp-contract=off $(WARN) -Werror
 ISA_CLANG  = $(shell command -v clang-19 >/dev/null 2>&1 && echo clang-19 || \
