@@ -50,7 +50,9 @@ int cli_perft(int argc, char **argv) {
         fprintf(stderr, "tabula perft: out of memory\n");
         return 1;
     }
-    if (fen && !f->set_position(g, fen, NULL, 0, &err)) {
+    char own[GAME_POSITION_MAX];
+    if (fen && (!f->read_position(g, "fen", fen, own, sizeof own, &err) ||
+                !f->set_position(g, own, NULL, 0, &err))) {
         fprintf(stderr, "tabula perft: %s\n", err.msg);
         f->destroy(g);
         return 2;
