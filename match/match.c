@@ -97,17 +97,15 @@ static void progress(Runner *r, int g) {
     int p = (g / 2) % r->npairings;
     const MatchCounts *c = &t->counts[p];
     EloEstimate e = stats_elo_estimate(c);
-    char elo[3][32];
-    stats_format_elo(elo[0], sizeof elo[0], e.elo);
-    stats_format_elo(elo[1], sizeof elo[1], e.lo);
-    stats_format_elo(elo[2], sizeof elo[2], e.hi);
+    char elo[32], interval[80];
+    stats_format_elo(elo, sizeof elo, e.elo);
+    stats_format_interval(interval, sizeof interval, &e);
     if (!r->cfg->quiet)
         fprintf(r->out,
-                "game %d/%d: %s - %s %s (%s, %d plies) | %s vs %s +%d =%d -%d, Elo %s [%s, %s]\n",
+                "game %d/%d: %s - %s %s (%s, %d plies) | %s vs %s +%d =%d -%d, Elo %s %s\n",
                 r->finished, r->njobs, r->names[o->white], r->names[o->black],
                 MATCH_RESULT_TEXT[o->result], referee_termination_name(o->termination), o->plies,
-                r->names[r->pairing[p].a], r->names[r->pairing[p].b], c->w, c->d, c->l, elo[0],
-                elo[1], elo[2]);
+                r->names[r->pairing[p].a], r->names[r->pairing[p].b], c->w, c->d, c->l, elo, interval);
     fflush(r->out);
     if (r->cfg->sprt && p == 0) {
         SprtResult s = stats_sprt(c, &r->cfg->sprt_params);

@@ -87,11 +87,16 @@ void match_print_report(FILE *out, const char *const *names, int nengines, const
         fprintf(out, "%s vs %s: %d games, +%d =%d -%d, score %.1f%%, draw ratio %.1f%%\n",
                 names[t->pairing[p].a], names[t->pairing[p].b], games, c->w, c->d, c->l,
                 100 * stats_score(c), 100 * stats_draw_ratio(c));
+        char interval[80], los[16] = "n/a";
+        stats_format_interval(interval, sizeof interval, &e);
+        if (!isnan(stats_los(c)))
+            snprintf(los, sizeof los, "%.1f%%", 100 * stats_los(c));
         print_elo(out, "  Elo ", e.elo);
-        print_elo(out, " [", e.lo);
-        print_elo(out, ", ", e.hi);
-        fprintf(out, "] (95%%, %s), LOS %.1f%%\n",
-                e.model == STATS_PENTANOMIAL ? "pentanomial" : "trinomial", 100 * stats_los(c));
+        if (e.known)
+            fprintf(out, " %s (95%%, %s), LOS %s\n", interval,
+                    e.model == STATS_PENTANOMIAL ? "pentanomial" : "trinomial", los);
+        else
+            fprintf(out, " %s (too few games, or all alike), LOS %s\n", interval, los);
         fprintf(out, "  pairs by score 0, 0.5, 1, 1.5, 2: %d %d %d %d %d\n", c->penta[0],
                 c->penta[1], c->penta[2], c->penta[3], c->penta[4]);
         if (sprt && p == 0) {
@@ -188,10 +193,13 @@ bool match_write_json(const char *path, const MatchConfig *cfg, const char *cons
                 c->penta[3], c->penta[4], stats_score(c), stats_draw_ratio(c));
         json_elo(f, "elo", e.elo);
         fprintf(f, ", ");
-        json_elo(f, "elo_lo", e.lo);
+        json_elo(f, "elo_lo", e.known ? e.lo : NAN);
         fprintf(f, ", ");
-        json_elo(f, "elo_hi", e.hi);
-        fprintf(f, ", \"los\": %.4f", stats_los(c));
+        json_elo(f, "elo_hi", e.known ? e.hi : NAN);
+        if (isnan(stats_los(c)))
+            fprintf(f, ", \"los\": null");
+        else
+            fprintf(f, ", \"los\": %.4f", stats_los(c));
         if (cfg->sprt && p == 0) {
             SprtResult r = stats_sprt(c, &cfg->sprt_params);
             fprintf(f, ", \"sprt_llr\": %.4f, \"sprt_decision\": \"%s\"", r.llr,
