@@ -88,6 +88,13 @@ static void setup_game(const Runner *r, int g, GameSetup *s, char *fen_buf) {
     }
 }
 
+// Say how a game ended for its progress line: the referee's reason when an engine lost by a
+// fault ("black lost: engine crashed (signal 11)"), else the termination ("normal").
+static const char *how_it_ended(const Played *o) {
+    bool fault = o->termination != TERM_NORMAL && o->termination != TERM_ADJUDICATION;
+    return fault && o->reason[0] ? o->reason : referee_termination_name(o->termination);
+}
+
 // Count game g into the running tally, print its progress line (unless quiet) and check the
 // SPRT.
 static void progress(Runner *r, int g) {
@@ -101,11 +108,10 @@ static void progress(Runner *r, int g) {
     stats_format_elo(elo, sizeof elo, e.elo);
     stats_format_interval(interval, sizeof interval, &e);
     if (!r->cfg->quiet)
-        fprintf(r->out,
-                "game %d/%d: %s - %s %s (%s, %d plies) | %s vs %s +%d =%d -%d, Elo %s %s\n",
+        fprintf(r->out, "game %d/%d: %s - %s %s (%s, %d plies) | %s vs %s +%d =%d -%d, Elo %s %s\n",
                 r->finished, r->njobs, r->names[o->white], r->names[o->black],
-                MATCH_RESULT_TEXT[o->result], referee_termination_name(o->termination), o->plies,
-                r->names[r->pairing[p].a], r->names[r->pairing[p].b], c->w, c->d, c->l, elo, interval);
+                MATCH_RESULT_TEXT[o->result], how_it_ended(o), o->plies, r->names[r->pairing[p].a],
+                r->names[r->pairing[p].b], c->w, c->d, c->l, elo, interval);
     fflush(r->out);
     if (r->cfg->sprt && p == 0) {
         SprtResult s = stats_sprt(c, &r->cfg->sprt_params);
@@ -247,6 +253,16 @@ static int run_match(const MatchConfig *cfg, FILE *out, FILE *err) {
             return 2;
         }
     }
+    // An engine that cannot start would lose every game by default and make the report a
+    // list of forfeits; stop before the first game instead, with the engine's own words.
+    bool started = true;
+    for (int e = 0; e < cfg->nengines; e++)
+        started &= referee_check_engine(&cfg->engine[e], cfg->movetimeout_ms, err);
+    if (!started) {
+        fprintf(err, "tabula match: no game played\n");
+        free(r.openings);
+        return 1;
+    }
     int status = 0;
     r.ngames = (int)(2 * npairs);
     r.outcome = calloc((size_t)r.ngames, sizeof *r.outcome);
@@ -282,13 +298,13 @@ static int run_match(const MatchConfig *cfg, FILE *out, FILE *err) {
     sigaction(SIGINT, &sa, &old_int);
     int nthreads = cfg->concurrency < r.njobs ? cfg->concurrency : r.njobs;
     pthread_t threads[MAX_CONCURRENCY];
-    int started = 0;
-    for (; started < nthreads; started++)
-        if (pthread_create(&threads[started], NULL, worker, &r))
+    int nstarted = 0;
+    for (; nstarted < nthreads; nstarted++)
+        if (pthread_create(&threads[nstarted], NULL, worker, &r))
             break;
-    if (!started && r.njobs)
+    if (!nstarted && r.njobs)
         worker(&r);
-    for (int i = 0; i < started; i++)
+    for (int i = 0; i < nstarted; i++)
         pthread_join(threads[i], NULL);
     sigaction(SIGINT, &old_int, NULL);
     pthread_mutex_destroy(&r.lock);

@@ -71,6 +71,16 @@ void tally_games(int nengines, bool gauntlet, const Played *o, int ngames, Tally
 // ---------------------------------------------------------------------------------------------
 // Reports
 
+// How an engine lost a game by each fault, in the report's words.
+static const char *const FAULT_TEXT[TERM_COUNT] = {
+    [TERM_NORMAL] = "by the rules",
+    [TERM_ADJUDICATION] = "by adjudication",
+    [TERM_TIME] = "on time",
+    [TERM_ILLEGAL] = "by an illegal move",
+    [TERM_ABANDONED] = "by crashing, exiting or closing its pipes",
+    [TERM_STALLED] = "by not answering in time (--movetimeout)",
+};
+
 // Print label and an Elo difference as the report shows it.
 static void print_elo(FILE *out, const char *label, double v) {
     char buf[32];
@@ -120,9 +130,8 @@ void match_print_report(FILE *out, const char *const *names, int nengines, const
     for (int e = 0; e < nengines; e++)
         for (int k = 0; k < TERM_COUNT; k++)
             if (t->faults[e][k]) {
-                fprintf(out, "%s %s: %d game%s lost by %s\n",
-                        faults++ ? "     " : "faults:", names[e], t->faults[e][k],
-                        t->faults[e][k] > 1 ? "s" : "", referee_termination_name(k));
+                fprintf(out, "%s %s: %d game%s lost %s\n", faults++ ? "     " : "faults:", names[e],
+                        t->faults[e][k], t->faults[e][k] > 1 ? "s" : "", FAULT_TEXT[k]);
             }
     if (!faults)
         fprintf(out, "faults: none (no illegal move, time forfeit, crash or stall)\n");

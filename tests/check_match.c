@@ -254,7 +254,7 @@ START_TEST(test_faults_and_sprt) {
     ck_assert_int_eq(status, 0);
     ck_assert_msg(strstr(out, "SPRT: H1 accepted"), "%s", out);
     ck_assert_msg(strstr(out, "fake: "), "%s", out);
-    ck_assert_msg(strstr(out, "lost by illegal move"), "%s", out);
+    ck_assert_msg(strstr(out, "lost by an illegal move"), "%s", out);
     int games = -1;
     const char *p = strstr(out, "tabula vs fake: ");
     ck_assert_ptr_nonnull(p);
