@@ -347,12 +347,18 @@ int match_main(int argc, char **argv, FILE *out, FILE *err) {
     MatchConfig *cfg = malloc(sizeof *cfg);
     if (!cfg)
         return 1;
-    int status;
-    if (!match_parse_config(argc, argv, cfg, err)) {
-        status = 2;
-    } else {
-        status = run_match(cfg, out, err);
+    // The parser's message is caught so that it can end with the pointer to --help.
+    char *msg = NULL;
+    size_t len = 0;
+    FILE *caught = open_memstream(&msg, &len);
+    bool parsed = match_parse_config(argc, argv, cfg, caught ? caught : err);
+    if (caught) {
+        fclose(caught);
+        if (!parsed)
+            match_usage_error(err, "tabula match", msg);
+        free(msg);
     }
+    int status = parsed ? run_match(cfg, out, err) : 2;
     free(cfg);
     return status;
 }

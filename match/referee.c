@@ -18,6 +18,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #define MATE_CP 100000 // a mate score, in centipawns, for adjudication thresholds
 #define QUIT_GRACE_MS 500
@@ -473,12 +475,30 @@ static void put_token(FILE *f, int *col, const char *tok) {
     *col += len;
 }
 
+// Fill the PGN Site tag (this machine's host name, "?" when unknown) and Date tag (today,
+// YYYY.MM.DD, local time).
+static void pgn_site_date(char *site, size_t nsite, char *date, size_t ndate) {
+    if (gethostname(site, nsite) != 0 || !site[0])
+        snprintf(site, nsite, "?");
+    site[nsite - 1] = '\0';
+    for (char *c = site; *c; c++) // a tag value: no quote, backslash or control byte
+        if (*c == '"' || *c == '\\' || (unsigned char)*c < 32)
+            *c = '?';
+    time_t now = time(NULL);
+    struct tm tm;
+    if (localtime_r(&now, &tm))
+        strftime(date, ndate, "%Y.%m.%d", &tm);
+}
+
 void referee_write_record(FILE *f, const GameSetup *s, const GameRecord *rec, const char *event,
                           int round) {
     char limits[2][96];
     referee_limits_text(s->engine[0], limits[0], sizeof limits[0]);
     referee_limits_text(s->engine[1], limits[1], sizeof limits[1]);
-    fprintf(f, "[Event \"%s\"]\n[Round \"%d\"]\n", event, round);
+    char site[256], date[16] = "????.??.??";
+    pgn_site_date(site, sizeof site, date, sizeof date);
+    fprintf(f, "[Event \"%s\"]\n[Site \"%s\"]\n[Date \"%s\"]\n[Round \"%d\"]\n", event, site, date,
+            round);
     fprintf(f, "[White \"%s\"]\n[Black \"%s\"]\n", s->engine[0]->name, s->engine[1]->name);
     fprintf(f, "[Result \"%s\"]\n[Variant \"%s\"]\n", result_text(rec->result), s->variant);
     fprintf(f, "[FEN \"%s\"]\n", rec->start_fen);

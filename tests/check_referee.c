@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #define FAKE "sh data/fake_engine.sh "
 
@@ -236,7 +238,17 @@ START_TEST(test_opening_and_record) {
     FILE *f = open_memstream(&text, &len);
     referee_write_record(f, &s, rec, "test", 7);
     fclose(f);
+    ck_assert_ptr_nonnull(strstr(text, "[Event \"test\"]\n[Site \""));
     ck_assert_ptr_nonnull(strstr(text, "[Round \"7\"]"));
+    // Site is this machine's name, Date today's date.
+    char host[256] = "", tag[300], today[16];
+    gethostname(host, sizeof host);
+    snprintf(tag, sizeof tag, "[Site \"%s\"]", host);
+    ck_assert_msg(host[0] && strstr(text, tag), "%s not in\n%s", tag, text);
+    time_t now = time(NULL);
+    strftime(today, sizeof today, "%Y.%m.%d", localtime(&now));
+    snprintf(tag, sizeof tag, "[Date \"%s\"]", today);
+    ck_assert_msg(strstr(text, tag), "%s not in\n%s", tag, text);
     ck_assert_ptr_nonnull(strstr(text, "[Variant \"nine\"]"));
     ck_assert_ptr_nonnull(strstr(text, "[FEN \"3/3/3/6/3/3/3 w 9 9 0 1\"]"));
     ck_assert_ptr_nonnull(strstr(text, "[Result \"1/2-1/2\"]"));
