@@ -41,7 +41,9 @@ const char MATCH_USAGE[] =
     "                       adjudicate a win when both engines agree for N moves each that one\n"
     "                       side is at least CP ahead\n"
     "  --maxplies N         adjudicate a draw after N plies (default 1000)\n"
-    "  --timemargin MS      how late past its clock or movetime an answer may come (default 0)\n"
+    "  --timemargin MS      how late past its clock or movetime an answer may come (default 0);\n"
+    "                       on a loaded machine (more games at once than free cores) give\n"
+    "                       some, e.g. 50, so that scheduling delays do not lose on time\n"
     "  --movetimeout MS     the longest wait without a clock: handshake, depth or nodes searches\n"
     "                       (default 30000)\n"
     "  --sprt elo0=E0 elo1=E1 alpha=A beta=B\n"
@@ -385,4 +387,13 @@ bool match_parse_config(int argc, char **argv, MatchConfig *cfg, FILE *err) {
         cfg->random_plies = v->men < 9 ? v->men - 1 : 8;
     }
     return true;
+}
+
+void match_usage_error(FILE *err, const char *prog, const char *msg) {
+    size_t len = strlen(msg);
+    while (len && msg[len - 1] == '\n')
+        len--;
+    if (!len)
+        fprintf(err, "%s: bad arguments", prog);
+    fprintf(err, "%.*s (try %s --help)\n", (int)len, msg, prog);
 }

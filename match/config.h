@@ -44,5 +44,8 @@ bool match_parse_config(int argc, char **argv, MatchConfig *cfg, FILE *err);
 // Read the KEY=VALUE operands of --sprt that follow the cursor (elo0, elo1, alpha, beta; the
 // defaults 0, 5, 0.05, 0.05) into p, checking them; false after reporting an error.
 bool match_parse_sprt(Args *a, SprtParams *p);
+// Print the message of a command-line error (one line, from the parser) on err with a pointer
+// to the help: "tabula match: unknown option '--x' (try tabula match --help)".
+void match_usage_error(FILE *err, const char *prog, const char *msg);
 
 #endif

@@ -21,6 +21,7 @@ extern char **environ;
 
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 
+// Write one line of the engine's traffic to the log, whole, under the log's lock.
 static void log_line(EngineProc *e, const char *dir, const char *line) {
     if (!e->log)
         return;
@@ -36,7 +37,8 @@ static pthread_once_t sigpipe_once = PTHREAD_ONCE_INIT;
 // the referee: writes to a closed pipe fail with EPIPE instead of raising SIGPIPE.
 static void ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }
 
-bool engine_start(EngineProc *e, const char *cmd, const char *tag, FILE *log, Error *err) {
+bool engine_start(EngineProc *e, const char *cmd, const char *tag, FILE *log, int stderr_fd,
+                  Error *err) {
     pthread_once(&sigpipe_once, ignore_sigpipe);
     memset(e, 0, sizeof *e);
     e->pid = -1;
@@ -55,7 +57,10 @@ bool engine_start(EngineProc *e, const char *cmd, const char *tag, FILE *log, Er
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, in[0], STDIN_FILENO);
     posix_spawn_file_actions_adddup2(&fa, out[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    if (stderr_fd >= 0)
+        posix_spawn_file_actions_adddup2(&fa, stderr_fd, STDERR_FILENO);
+    else
+        posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
     // Its own process group: a Ctrl-C at the terminal reaches the referee, which lets the games
     // in progress finish, and not the engines; and a kill reaches the whole group, the engine
     // too when cmd is a compound command that sh stays around for.
@@ -88,7 +93,7 @@ bool engine_send(EngineProc *e, const char *fmt, ...) {
     va_end(ap);
     if (len < 0 || (size_t)len >= sizeof line - 1 || e->to < 0)
         return false;
-    log_line(e, "<", line);
+    log_line(e, ">", line);
     line[len++] = '\n';
     for (int off = 0; off < len;) {
         ssize_t w = write(e->to, line + off, (size_t)(len - off));
@@ -124,7 +129,7 @@ ReadStatus engine_read(EngineProc *e, char *line, size_t n, int64_t deadline_us)
                 e->dropping = false;
                 continue;
             }
-            log_line(e, ">", line);
+            log_line(e, "<", line);
             return READ_LINE;
         }
         if (e->len == sizeof e->buf) { // an overlong line: keep its head, drop the rest
@@ -132,7 +137,7 @@ ReadStatus engine_read(EngineProc *e, char *line, size_t n, int64_t deadline_us)
             line[n - 1] = '\0';
             e->len = 0;
             e->dropping = true;
-            log_line(e, ">", line);
+            log_line(e, "<", line);
             return READ_LINE;
         }
         if (e->eof || e->from < 0)
@@ -160,6 +165,48 @@ ReadStatus engine_read(EngineProc *e, char *line, size_t n, int64_t deadline_us)
     }
 }
 
+// Reap the engine if it has exited, waiting up to wait_ms; true when it is reaped.
+static bool reap(EngineProc *e, int wait_ms) {
+    if (e->reaped)
+        return true;
+    if (e->pid <= 0)
+        return false;
+    int64_t deadline = clock_now_us() + (int64_t)wait_ms * 1000;
+    for (;;) {
+        pid_t r = waitpid(e->pid, &e->status, WNOHANG);
+        if (r == e->pid || (r < 0 && errno != EINTR)) {
+            e->reaped = r == e->pid;
+            return e->reaped;
+        }
+        if (clock_now_us() >= deadline)
+            return false;
+        usleep(2000);
+    }
+}
+
+void engine_exit_text(EngineProc *e, int wait_ms, char *buf, size_t n) {
+    if (!reap(e, wait_ms)) {
+        snprintf(buf, n, "engine closed its output");
+        return;
+    }
+    int st = e->status;
+    // sh reports a command killed by signal N as exit status 128 + N.
+    int sig = WIFSIGNALED(st) ? WTERMSIG(st)
+              : WIFEXITED(st) && WEXITSTATUS(st) > 128 && WEXITSTATUS(st) < 160
+                  ? WEXITSTATUS(st) - 128
+                  : 0;
+    if (sig)
+        snprintf(buf, n, "engine crashed (signal %d, %s)", sig, strsignal(sig));
+    else if (WEXITSTATUS(st) == 127)
+        snprintf(buf, n, "command not found (exit status 127)");
+    else if (WEXITSTATUS(st) == 126)
+        snprintf(buf, n, "command cannot be run (exit status 126)");
+    else if (WEXITSTATUS(st))
+        snprintf(buf, n, "engine crashed (exit status %d)", WEXITSTATUS(st));
+    else
+        snprintf(buf, n, "engine exited");
+}
+
 void engine_stop(EngineProc *e, int grace_ms) {
     if (e->pid <= 0)
         return;
@@ -167,14 +214,10 @@ void engine_stop(EngineProc *e, int grace_ms) {
     if (e->to >= 0)
         close(e->to);
     e->to = -1;
-    int status;
-    int64_t deadline = clock_now_us() + (int64_t)grace_ms * 1000;
-    pid_t r;
-    while ((r = waitpid(e->pid, &status, WNOHANG)) == 0 && clock_now_us() < deadline)
-        usleep(2000);
-    if (r == 0) {
+    if (!reap(e, grace_ms)) {
         kill(-e->pid, SIGKILL);
-        waitpid(e->pid, &status, 0);
+        while (waitpid(e->pid, &e->status, 0) < 0 && errno == EINTR)
+            ;
     }
     if (e->from >= 0)
         close(e->from);

@@ -88,6 +88,13 @@ static void setup_game(const Runner *r, int g, GameSetup *s, char *fen_buf) {
     }
 }
 
+// Say how a game ended for its progress line: the referee's reason when an engine lost by a
+// fault ("black lost: engine crashed (signal 11)"), else the termination ("normal").
+static const char *how_it_ended(const Played *o) {
+    bool fault = o->termination != TERM_NORMAL && o->termination != TERM_ADJUDICATION;
+    return fault && o->reason[0] ? o->reason : referee_termination_name(o->termination);
+}
+
 // Count game g into the running tally, print its progress line (unless quiet) and check the
 // SPRT.
 static void progress(Runner *r, int g) {
@@ -97,17 +104,14 @@ static void progress(Runner *r, int g) {
     int p = (g / 2) % r->npairings;
     const MatchCounts *c = &t->counts[p];
     EloEstimate e = stats_elo_estimate(c);
-    char elo[3][32];
-    stats_format_elo(elo[0], sizeof elo[0], e.elo);
-    stats_format_elo(elo[1], sizeof elo[1], e.lo);
-    stats_format_elo(elo[2], sizeof elo[2], e.hi);
+    char elo[32], interval[80];
+    stats_format_elo(elo, sizeof elo, e.elo);
+    stats_format_interval(interval, sizeof interval, &e);
     if (!r->cfg->quiet)
-        fprintf(r->out,
-                "game %d/%d: %s - %s %s (%s, %d plies) | %s vs %s +%d =%d -%d, Elo %s [%s, %s]\n",
+        fprintf(r->out, "game %d/%d: %s - %s %s (%s, %d plies) | %s vs %s +%d =%d -%d, Elo %s %s\n",
                 r->finished, r->njobs, r->names[o->white], r->names[o->black],
-                MATCH_RESULT_TEXT[o->result], referee_termination_name(o->termination), o->plies,
-                r->names[r->pairing[p].a], r->names[r->pairing[p].b], c->w, c->d, c->l, elo[0],
-                elo[1], elo[2]);
+                MATCH_RESULT_TEXT[o->result], how_it_ended(o), o->plies, r->names[r->pairing[p].a],
+                r->names[r->pairing[p].b], c->w, c->d, c->l, elo, interval);
     fflush(r->out);
     if (r->cfg->sprt && p == 0) {
         SprtResult s = stats_sprt(c, &r->cfg->sprt_params);
@@ -249,6 +253,16 @@ static int run_match(const MatchConfig *cfg, FILE *out, FILE *err) {
             return 2;
         }
     }
+    // An engine that cannot start would lose every game by default and make the report a
+    // list of forfeits; stop before the first game instead, with the engine's own words.
+    bool started = true;
+    for (int e = 0; e < cfg->nengines; e++)
+        started &= referee_check_engine(&cfg->engine[e], cfg->movetimeout_ms, err);
+    if (!started) {
+        fprintf(err, "tabula match: no game played\n");
+        free(r.openings);
+        return 1;
+    }
     int status = 0;
     r.ngames = (int)(2 * npairs);
     r.outcome = calloc((size_t)r.ngames, sizeof *r.outcome);
@@ -284,13 +298,13 @@ static int run_match(const MatchConfig *cfg, FILE *out, FILE *err) {
     sigaction(SIGINT, &sa, &old_int);
     int nthreads = cfg->concurrency < r.njobs ? cfg->concurrency : r.njobs;
     pthread_t threads[MAX_CONCURRENCY];
-    int started = 0;
-    for (; started < nthreads; started++)
-        if (pthread_create(&threads[started], NULL, worker, &r))
+    int nstarted = 0;
+    for (; nstarted < nthreads; nstarted++)
+        if (pthread_create(&threads[nstarted], NULL, worker, &r))
             break;
-    if (!started && r.njobs)
+    if (!nstarted && r.njobs)
         worker(&r);
-    for (int i = 0; i < started; i++)
+    for (int i = 0; i < nstarted; i++)
         pthread_join(threads[i], NULL);
     sigaction(SIGINT, &old_int, NULL);
     pthread_mutex_destroy(&r.lock);
@@ -333,12 +347,18 @@ int match_main(int argc, char **argv, FILE *out, FILE *err) {
     MatchConfig *cfg = malloc(sizeof *cfg);
     if (!cfg)
         return 1;
-    int status;
-    if (!match_parse_config(argc, argv, cfg, err)) {
-        status = 2;
-    } else {
-        status = run_match(cfg, out, err);
+    // The parser's message is caught so that it can end with the pointer to --help.
+    char *msg = NULL;
+    size_t len = 0;
+    FILE *caught = open_memstream(&msg, &len);
+    bool parsed = match_parse_config(argc, argv, cfg, caught ? caught : err);
+    if (caught) {
+        fclose(caught);
+        if (!parsed)
+            match_usage_error(err, "tabula match", msg);
+        free(msg);
     }
+    int status = parsed ? run_match(cfg, out, err) : 2;
     free(cfg);
     return status;
 }

@@ -18,9 +18,13 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #define MATE_CP 100000 // a mate score, in centipawns, for adjudication thresholds
 #define QUIT_GRACE_MS 500
+// How long to wait for an engine whose output ended to exit, to tell a crash from an exit.
+#define EXIT_WAIT_MS 200
 
 static const char *const TERMINATION_NAMES[TERM_COUNT] = {
     [TERM_NORMAL] = "normal",       [TERM_ADJUDICATION] = "adjudication",
@@ -97,18 +101,27 @@ static bool expect(Match1 *m, int side, const char *want, int64_t timeout_ms) {
     for (;;) {
         ReadStatus st = engine_read(&m->eng[side], line, sizeof line, deadline);
         if (st == READ_EOF) {
-            finish(m, loss_of(side), TERM_ABANDONED, "%s: engine exited before '%s'",
-                   SIDE_NAME[side], want);
+            char why[96];
+            engine_exit_text(&m->eng[side], EXIT_WAIT_MS, why, sizeof why);
+            finish(m, loss_of(side), TERM_ABANDONED, "%s lost: %s before '%s'", SIDE_NAME[side],
+                   why, want);
             return false;
         }
         if (st == READ_TIMEOUT) {
-            finish(m, loss_of(side), TERM_STALLED, "%s: no '%s' within %lld ms", SIDE_NAME[side],
-                   want, (long long)timeout_ms);
+            finish(m, loss_of(side), TERM_STALLED, "%s lost: no '%s' within %lld ms",
+                   SIDE_NAME[side], want, (long long)timeout_ms);
             return false;
         }
         if (!strncmp(line, want, n) && (line[n] == '\0' || line[n] == ' '))
             return true;
     }
+}
+
+// End the game against side, whose engine no longer reads its input.
+static void lost_input(Match1 *m, int side) {
+    char why[96];
+    engine_exit_text(&m->eng[side], EXIT_WAIT_MS, why, sizeof why);
+    finish(m, loss_of(side), TERM_ABANDONED, "%s lost: %s", SIDE_NAME[side], why);
 }
 
 // Start an engine and bring it to a new game of the variant with its options.
@@ -119,8 +132,8 @@ static bool start_engine(Match1 *m, int side) {
     snprintf(tag, sizeof tag, "%s%s%s", m->s->log_tag ? m->s->log_tag : "",
              m->s->log_tag ? " " : "", c->name);
     Error err;
-    if (!engine_start(e, c->cmd, tag, m->s->log, &err)) {
-        finish(m, loss_of(side), TERM_ABANDONED, "%s: %s", SIDE_NAME[side], err.msg);
+    if (!engine_start(e, c->cmd, tag, m->s->log, -1, &err)) {
+        finish(m, loss_of(side), TERM_ABANDONED, "%s lost: %s", SIDE_NAME[side], err.msg);
         return false;
     }
     bool ugi = c->proto == PROTO_UGI;
@@ -140,8 +153,7 @@ static bool start_engine(Match1 *m, int side) {
     return true;
 gone:
     if (m->rec->result == RESULT_NONE)
-        finish(m, loss_of(side), TERM_ABANDONED, "%s: engine exited (its input is closed)",
-               SIDE_NAME[side]);
+        lost_input(m, side);
     return false;
 }
 
@@ -289,8 +301,7 @@ static bool play_move(Match1 *m, int side) {
         late = TERM_STALLED;
     }
     if (!send_position(m, e) || !engine_send(e, "%s", go)) {
-        finish(m, loss_of(side), TERM_ABANDONED, "%s: engine exited (its input is closed)",
-               SIDE_NAME[side]);
+        lost_input(m, side);
         return false;
     }
     int64_t t0 = clock_now_us();
@@ -298,12 +309,14 @@ static bool play_move(Match1 *m, int side) {
     for (;;) {
         ReadStatus st = engine_read(e, line, sizeof line, t0 + limit);
         if (st == READ_EOF) {
-            finish(m, loss_of(side), TERM_ABANDONED, "%s: engine exited while thinking",
-                   SIDE_NAME[side]);
+            char why[96];
+            engine_exit_text(e, EXIT_WAIT_MS, why, sizeof why);
+            finish(m, loss_of(side), TERM_ABANDONED, "%s lost: %s while thinking", SIDE_NAME[side],
+                   why);
             return false;
         }
         if (st == READ_TIMEOUT) {
-            finish(m, loss_of(side), late, "%s: no bestmove within %lld ms", SIDE_NAME[side],
+            finish(m, loss_of(side), late, "%s lost: no move within %lld ms", SIDE_NAME[side],
                    (long long)(limit / 1000));
             return false;
         }
@@ -314,7 +327,7 @@ static bool play_move(Match1 *m, int side) {
     }
     p->time_us = clock_now_us() - t0;
     if (p->time_us > limit) {
-        finish(m, loss_of(side), late, "%s: bestmove after %lld ms, allowed %lld ms",
+        finish(m, loss_of(side), late, "%s lost: its move came after %lld ms, allowed %lld ms",
                SIDE_NAME[side], (long long)(p->time_us / 1000), (long long)(limit / 1000));
         return false;
     }
@@ -331,7 +344,7 @@ static bool play_move(Match1 *m, int side) {
     char *save, *tok = strtok_r(line + 8, " \t", &save);
     Error err;
     if (!tok || strlen(tok) >= MOVE_STR_MAX || !replay(m, tok, &err)) {
-        finish(m, loss_of(side), TERM_ILLEGAL, "%s: illegal move '%.*s'", SIDE_NAME[side], 40,
+        finish(m, loss_of(side), TERM_ILLEGAL, "%s lost: illegal move '%.*s'", SIDE_NAME[side], 40,
                tok ? tok : "");
         return false;
     }
@@ -462,12 +475,30 @@ static void put_token(FILE *f, int *col, const char *tok) {
     *col += len;
 }
 
+// Fill the PGN Site tag (this machine's host name, "?" when unknown) and Date tag (today,
+// YYYY.MM.DD, local time).
+static void pgn_site_date(char *site, size_t nsite, char *date, size_t ndate) {
+    if (gethostname(site, nsite) != 0 || !site[0])
+        snprintf(site, nsite, "?");
+    site[nsite - 1] = '\0';
+    for (char *c = site; *c; c++) // a tag value: no quote, backslash or control byte
+        if (*c == '"' || *c == '\\' || (unsigned char)*c < 32)
+            *c = '?';
+    time_t now = time(NULL);
+    struct tm tm;
+    if (localtime_r(&now, &tm))
+        strftime(date, ndate, "%Y.%m.%d", &tm);
+}
+
 void referee_write_record(FILE *f, const GameSetup *s, const GameRecord *rec, const char *event,
                           int round) {
     char limits[2][96];
     referee_limits_text(s->engine[0], limits[0], sizeof limits[0]);
     referee_limits_text(s->engine[1], limits[1], sizeof limits[1]);
-    fprintf(f, "[Event \"%s\"]\n[Round \"%d\"]\n", event, round);
+    char site[256], date[16] = "????.??.??";
+    pgn_site_date(site, sizeof site, date, sizeof date);
+    fprintf(f, "[Event \"%s\"]\n[Site \"%s\"]\n[Date \"%s\"]\n[Round \"%d\"]\n", event, site, date,
+            round);
     fprintf(f, "[White \"%s\"]\n[Black \"%s\"]\n", s->engine[0]->name, s->engine[1]->name);
     fprintf(f, "[Result \"%s\"]\n[Variant \"%s\"]\n", result_text(rec->result), s->variant);
     fprintf(f, "[FEN \"%s\"]\n", rec->start_fen);
@@ -513,4 +544,59 @@ void referee_write_record(FILE *f, const GameSetup *s, const GameRecord *rec, co
     put_token(f, &col, tok);
     put_token(f, &col, result_text(rec->result));
     fputs("\n\n", f);
+}
+
+// Copy what the engine wrote on its stderr (the file f) to err, at most a few kilobytes.
+static void copy_stderr(FILE *f, FILE *err) {
+    char buf[4096];
+    rewind(f);
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fwrite(buf, 1, n, err);
+    if (n && buf[n - 1] != '\n')
+        fputc('\n', err);
+}
+
+bool referee_check_engine(const EngineConfig *c, int64_t timeout_ms, FILE *err) {
+    // The engine's stderr goes to a file rather than a pipe: an engine that writes much there
+    // before its handshake must not block on a pipe nobody reads.
+    FILE *errors = tmpfile();
+    EngineProc e;
+    Error start;
+    bool ugi = c->proto == PROTO_UGI;
+    const char *want = ugi ? "ugiok" : "uciok";
+    char why[320] = "";
+    if (!engine_start(&e, c->cmd, c->name, NULL, errors ? fileno(errors) : -1, &start)) {
+        snprintf(why, sizeof why, "%s", start.msg);
+    } else if (!engine_send(&e, ugi ? "ugi" : "uci")) {
+        engine_exit_text(&e, EXIT_WAIT_MS, why, sizeof why);
+    } else {
+        char line[ENGINE_LINE_MAX];
+        int64_t deadline = clock_now_us() + timeout_ms * 1000;
+        size_t n = strlen(want);
+        for (;;) {
+            ReadStatus st = engine_read(&e, line, sizeof line, deadline);
+            if (st == READ_EOF) {
+                char text[96];
+                engine_exit_text(&e, EXIT_WAIT_MS, text, sizeof text);
+                snprintf(why, sizeof why, "%s before '%s'", text, want);
+                break;
+            }
+            if (st == READ_TIMEOUT) {
+                snprintf(why, sizeof why, "no '%s' within %lld ms (--movetimeout)", want,
+                         (long long)timeout_ms);
+                break;
+            }
+            if (!strncmp(line, want, n) && (line[n] == '\0' || line[n] == ' '))
+                break;
+        }
+    }
+    engine_stop(&e, QUIT_GRACE_MS);
+    if (why[0]) {
+        if (errors)
+            copy_stderr(errors, err);
+        fprintf(err, "tabula match: engine %s (cmd=%s) did not start: %s\n", c->name, c->cmd, why);
+    }
+    if (errors)
+        fclose(errors);
+    return !why[0];
 }

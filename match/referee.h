@@ -92,6 +92,10 @@ Termination referee_termination_of(const char *name);
 // Check an opening against the rules (the moves legal from fen, the game not over after
 // them); false with the reason in err.
 bool referee_check_opening(const GameSetup *s, Error *err);
+// Start the engine once and wait up to timeout_ms for its handshake (uci/uciok or ugi/ugiok);
+// when it fails, copy what the engine wrote on its stderr to err, then one line saying why, and
+// return false. The engine is always stopped and reaped.
+bool referee_check_engine(const EngineConfig *c, int64_t timeout_ms, FILE *err);
 // Play one game; the record says how it ended. Always returns with both engines reaped.
 void referee_play(const GameSetup *s, GameRecord *rec);
 // Describe an engine's limits the way the command line gives them: "40/60+0.5 depth=12".

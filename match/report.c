@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+// The summary's format: version 2 numbers games and pairs from 1 (version 1 from 0).
+#define SUMMARY_FORMAT "tabula-match-2"
+
 // clang-format off
 const char *const MATCH_RESULT_TEXT[] = {
     [RESULT_NONE] = "*", [RESULT_WHITE_WINS] = "1-0", [RESULT_BLACK_WINS] = "0-1",
@@ -71,6 +74,16 @@ void tally_games(int nengines, bool gauntlet, const Played *o, int ngames, Tally
 // ---------------------------------------------------------------------------------------------
 // Reports
 
+// How an engine lost a game by each fault, in the report's words.
+static const char *const FAULT_TEXT[TERM_COUNT] = {
+    [TERM_NORMAL] = "by the rules",
+    [TERM_ADJUDICATION] = "by adjudication",
+    [TERM_TIME] = "on time",
+    [TERM_ILLEGAL] = "by an illegal move",
+    [TERM_ABANDONED] = "by crashing, exiting or closing its pipes",
+    [TERM_STALLED] = "by not answering in time (--movetimeout)",
+};
+
 // Print label and an Elo difference as the report shows it.
 static void print_elo(FILE *out, const char *label, double v) {
     char buf[32];
@@ -87,11 +100,16 @@ void match_print_report(FILE *out, const char *const *names, int nengines, const
         fprintf(out, "%s vs %s: %d games, +%d =%d -%d, score %.1f%%, draw ratio %.1f%%\n",
                 names[t->pairing[p].a], names[t->pairing[p].b], games, c->w, c->d, c->l,
                 100 * stats_score(c), 100 * stats_draw_ratio(c));
+        char interval[80], los[16] = "n/a";
+        stats_format_interval(interval, sizeof interval, &e);
+        if (!isnan(stats_los(c)))
+            snprintf(los, sizeof los, "%.1f%%", 100 * stats_los(c));
         print_elo(out, "  Elo ", e.elo);
-        print_elo(out, " [", e.lo);
-        print_elo(out, ", ", e.hi);
-        fprintf(out, "] (95%%, %s), LOS %.1f%%\n",
-                e.model == STATS_PENTANOMIAL ? "pentanomial" : "trinomial", 100 * stats_los(c));
+        if (e.known)
+            fprintf(out, " %s (95%%, %s), LOS %s\n", interval,
+                    e.model == STATS_PENTANOMIAL ? "pentanomial" : "trinomial", los);
+        else
+            fprintf(out, " %s (too few games, or all alike), LOS %s\n", interval, los);
         fprintf(out, "  pairs by score 0, 0.5, 1, 1.5, 2: %d %d %d %d %d\n", c->penta[0],
                 c->penta[1], c->penta[2], c->penta[3], c->penta[4]);
         if (sprt && p == 0) {
@@ -115,9 +133,8 @@ void match_print_report(FILE *out, const char *const *names, int nengines, const
     for (int e = 0; e < nengines; e++)
         for (int k = 0; k < TERM_COUNT; k++)
             if (t->faults[e][k]) {
-                fprintf(out, "%s %s: %d game%s lost by %s\n",
-                        faults++ ? "     " : "faults:", names[e], t->faults[e][k],
-                        t->faults[e][k] > 1 ? "s" : "", referee_termination_name(k));
+                fprintf(out, "%s %s: %d game%s lost %s\n", faults++ ? "     " : "faults:", names[e],
+                        t->faults[e][k], t->faults[e][k] > 1 ? "s" : "", FAULT_TEXT[k]);
             }
     if (!faults)
         fprintf(out, "faults: none (no illegal move, time forfeit, crash or stall)\n");
@@ -136,7 +153,7 @@ bool match_write_json(const char *path, const MatchConfig *cfg, const char *cons
     FILE *f = fopen(path, "w");
     if (!f)
         return false;
-    fprintf(f, "{\n  \"format\": \"tabula-match-1\",\n  \"variant\": ");
+    fprintf(f, "{\n  \"format\": \"" SUMMARY_FORMAT "\",\n  \"variant\": ");
     json_write_string(f, cfg->variant);
     fprintf(f, ",\n  \"engines\": [");
     for (int e = 0; e < cfg->nengines; e++) {
@@ -168,8 +185,9 @@ bool match_write_json(const char *path, const MatchConfig *cfg, const char *cons
         fprintf(f,
                 "%s\n    {\"game\": %d, \"pair\": %d, \"white\": %d, \"black\": %d, "
                 "\"result\": \"%s\", \"termination\": \"%s\", \"plies\": %d, \"reason\": ",
-                k++ ? "," : "", g, g / 2, o[g].white, o[g].black, MATCH_RESULT_TEXT[o[g].result],
-                referee_termination_name(o[g].termination), o[g].plies);
+                k++ ? "," : "", g + 1, g / 2 + 1, o[g].white, o[g].black,
+                MATCH_RESULT_TEXT[o[g].result], referee_termination_name(o[g].termination),
+                o[g].plies);
         json_write_string(f, o[g].reason);
         fprintf(f, "}");
     }
@@ -188,10 +206,13 @@ bool match_write_json(const char *path, const MatchConfig *cfg, const char *cons
                 c->penta[3], c->penta[4], stats_score(c), stats_draw_ratio(c));
         json_elo(f, "elo", e.elo);
         fprintf(f, ", ");
-        json_elo(f, "elo_lo", e.lo);
+        json_elo(f, "elo_lo", e.known ? e.lo : NAN);
         fprintf(f, ", ");
-        json_elo(f, "elo_hi", e.hi);
-        fprintf(f, ", \"los\": %.4f", stats_los(c));
+        json_elo(f, "elo_hi", e.known ? e.hi : NAN);
+        if (isnan(stats_los(c)))
+            fprintf(f, ", \"los\": null");
+        else
+            fprintf(f, ", \"los\": %.4f", stats_los(c));
         if (cfg->sprt && p == 0) {
             SprtResult r = stats_sprt(c, &cfg->sprt_params);
             fprintf(f, ", \"sprt_llr\": %.4f, \"sprt_decision\": \"%s\"", r.llr,
@@ -288,16 +309,16 @@ static bool merge_games(const Json *doc, Played *o, int ngames, int nengines, co
                b = json_number(g, "black", -1);
         GameResult res = result_of(json_string(g, "result", ""));
         Termination term = referee_termination_of(json_string(g, "termination", ""));
-        if (!(id >= 0 && id < ngames && id == floor(id)) || !(w >= 0 && w < nengines) ||
+        if (!(id >= 1 && id <= ngames && id == floor(id)) || !(w >= 0 && w < nengines) ||
             !(b >= 0 && b < nengines) || res == RESULT_NONE || term == TERM_COUNT) {
             fprintf(err, "tabula match: %s: malformed game entry\n", path);
             return false;
         }
-        Played *x = &o[(int)id];
+        Played *x = &o[(int)id - 1]; // numbered from 1, as in the PGN's Round tag
         if (x->done) {
             if (x->result != res || x->white != (int)w || x->black != (int)b) {
                 fprintf(err, "tabula match: %s: game %d conflicts with an earlier file\n", path,
-                        (int)id + 1);
+                        (int)id);
                 return false;
             }
             continue; // the same game listed twice (a file given twice): once is enough
@@ -319,8 +340,12 @@ int match_merge(int argc, char **argv, FILE *out, FILE *err) {
     int nfiles = 0;
     bool sprt_given = false;
     SprtParams sprt = {0, 5, 0.05, 0.05};
+    // The parser's message is caught so that it can end with the pointer to --help.
+    char *usage = NULL;
+    size_t usage_len = 0;
+    FILE *caught = open_memstream(&usage, &usage_len);
     Args a;
-    args_init(&a, "tabula match --merge", argc, argv, err);
+    args_init(&a, "tabula match --merge", argc, argv, caught ? caught : err);
     while (args_more(&a)) {
         const char *file;
         if (args_string(&a, "--json", &json_out)) {
@@ -335,12 +360,16 @@ int match_merge(int argc, char **argv, FILE *out, FILE *err) {
             args_unknown(&a);
         }
     }
+    if (!a.failed && !nfiles)
+        args_fail(&a, "give the JSON summaries to merge");
+    if (caught) {
+        fclose(caught);
+        if (a.failed)
+            match_usage_error(err, "tabula match", usage);
+        free(usage);
+    }
     if (a.failed)
         return 2;
-    if (!nfiles) {
-        fprintf(err, "tabula match --merge: give the JSON summaries to merge\n");
-        return 2;
-    }
     Json *docs[4096];
     int status = 0, ndocs = 0;
     Played *o = NULL;
@@ -356,7 +385,16 @@ int match_merge(int argc, char **argv, FILE *out, FILE *err) {
             status = 2;
             goto done;
         }
-        if (strcmp(json_string(docs[ndocs], "format", ""), "tabula-match-1") ||
+        if (!strcmp(json_string(docs[ndocs], "format", ""), "tabula-match-1")) {
+            fprintf(err,
+                    "tabula match: %s is an older summary (games numbered from 0); play its "
+                    "shard again\n",
+                    files[ndocs]);
+            ndocs++;
+            status = 2;
+            goto done;
+        }
+        if (strcmp(json_string(docs[ndocs], "format", ""), SUMMARY_FORMAT) ||
             !same_match(docs[0], docs[ndocs])) {
             fprintf(err, "tabula match: %s is not a summary of the same match as %s\n",
                     files[ndocs], files[0]);

@@ -12,9 +12,13 @@
 //   biased; the trinomial v3 / N treats the games as independent.
 // 95% interval (normal approximation of the mean score): s +- z sqrt(v / n), z = 1.95996...,
 //   with n = N (trinomial) or P (pentanomial), clamped to [0, 1] and mapped through elo(s).
+//   The pentanomial model needs P >= 2 and v5 > 0, else the trinomial one is used; it needs
+//   N >= 2 and v3 > 0, else the interval is unknown. An empirical variance of 0 (one sample, or
+//   every sample alike: all pairs 1-1, all games won) says only that no spread has been seen
+//   yet; taken at its word it would give a point interval such as [+0.0, +0.0].
 // LOS, likelihood of superiority (normal approximation of the trinomial with the draws removed,
 //   via the error function, as on the Chess Programming Wiki "Match Statistics" page):
-//   LOS = 1/2 (1 + erf((w - l) / sqrt(2 (w + l)))), 1/2 when w + l = 0.
+//   LOS = 1/2 (1 + erf((w - l) / sqrt(2 (w + l)))), undefined (NaN) when w + l = 0.
 // SPRT (Wald's sequential probability ratio test) of H0: elo = elo0 against H1: elo = elo1,
 //   s0 = E(elo0), s1 = E(elo1), as a generalised SPRT (GSPRT, M. Van den Bergh,
 //   hardy.uhasselt.be/Fishtest/GSPRT_approximation.pdf): the outcomes are a multinomial with
@@ -118,36 +122,45 @@ double stats_pentanomial_var(const MatchCounts *c) {
     return var;
 }
 
+// Fill e from counts[0..k_max] over n outcomes: the mean, its Elo, and the interval when the
+// sample has at least two outcomes and a variance; false when it has not.
+static bool estimate_from(const double *counts, int k_max, int n, EloEstimate *e) {
+    double var;
+    e->n = n;
+    moments(counts, k_max, &e->score, &var);
+    e->elo = stats_elo(e->score);
+    e->known = n >= 2 && var > 0;
+    if (!e->known) {
+        e->lo = -INFINITY;
+        e->hi = INFINITY;
+        return false;
+    }
+    double half = STATS_Z95 * sqrt(var / n);
+    e->lo = stats_elo(fmax(0.0, e->score - half));
+    e->hi = stats_elo(fmin(1.0, e->score + half));
+    return true;
+}
+
 EloEstimate stats_elo_estimate(const MatchCounts *c) {
     EloEstimate e = {0};
-    double counts[5], var;
-    if (stats_pairs(c) > 0) {
-        e.model = STATS_PENTANOMIAL;
-        e.n = stats_pairs(c);
-        pentanomial_counts(c, counts);
-        moments(counts, 4, &e.score, &var);
-    } else {
-        e.model = STATS_TRINOMIAL;
-        e.n = stats_games(c);
-        trinomial_counts(c, counts);
-        moments(counts, 2, &e.score, &var);
-    }
-    e.elo = stats_elo(e.score);
-    if (e.n == 0) {
-        e.lo = -INFINITY;
-        e.hi = INFINITY;
+    double counts[5];
+    // A zero variance is no evidence of a zero spread: with every pair (or game) alike so far
+    // the normal approximation would shrink the interval to a point, so the next model down
+    // is used, and where none has a spread the interval is unknown.
+    e.model = STATS_PENTANOMIAL;
+    pentanomial_counts(c, counts);
+    if (estimate_from(counts, 4, stats_pairs(c), &e))
         return e;
-    }
-    double half = STATS_Z95 * sqrt(var / e.n);
-    e.lo = stats_elo(fmax(0.0, e.score - half));
-    e.hi = stats_elo(fmin(1.0, e.score + half));
+    e.model = STATS_TRINOMIAL;
+    trinomial_counts(c, counts);
+    estimate_from(counts, 2, stats_games(c), &e);
     return e;
 }
 
 double stats_los(const MatchCounts *c) {
     int decisive = c->w + c->l;
     if (decisive == 0)
-        return 0.5;
+        return NAN;
     return 0.5 * (1.0 + erf((c->w - c->l) / sqrt(2.0 * decisive)));
 }
 
@@ -245,4 +258,13 @@ int stats_format_elo(char *buf, size_t n, double elo) {
         return snprintf(buf, n, elo > 0 ? "+inf" : "-inf");
     double tenths = round(elo * 10.0) / 10.0;
     return snprintf(buf, n, "%+.1f", tenths == 0.0 ? 0.0 : tenths); // never "-0.0"
+}
+
+int stats_format_interval(char *buf, size_t n, const EloEstimate *e) {
+    if (!e->known)
+        return snprintf(buf, n, "[unknown]");
+    char lo[32], hi[32];
+    stats_format_elo(lo, sizeof lo, e->lo);
+    stats_format_elo(hi, sizeof hi, e->hi);
+    return snprintf(buf, n, "[%s, %s]", lo, hi);
 }

@@ -2,12 +2,14 @@
 // SPRT, from win/draw/loss counts and pentanomial game-pair counts. The formulas and their
 // sources are in the design block of match/stats.c.
 //
-// Every function returns a defined number for every input, including zero games: never NaN.
-// An Elo difference saturates to +INFINITY or -INFINITY when the score is 1 or 0; print Elo
+// Every function returns a defined number for every input, including zero games, except
+// stats_los, NaN without decisive games; an Elo interval says whether it is known. An Elo
+// difference saturates to +INFINITY or -INFINITY when the score is 1 or 0; print Elo
 // values with stats_format_elo, which writes those as "+inf" and "-inf".
 #ifndef MATCH_STATS_H
 #define MATCH_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 // The results of the first engine against the second. penta[k] counts the game pairs (one
@@ -22,11 +24,14 @@ typedef struct MatchCounts {
 typedef enum StatsModel { STATS_TRINOMIAL, STATS_PENTANOMIAL } StatsModel;
 
 // An Elo difference with its 95% interval. score is the mean score per game of the model's
-// sample (n games for the trinomial model, n pairs for the pentanomial one).
+// sample (n games for the trinomial model, n pairs for the pentanomial one). known is false
+// when the sample cannot give an interval (fewer than two games, or all alike); lo and hi are
+// then -inf and +inf and are not to be shown as numbers.
 typedef struct EloEstimate {
     StatsModel model;
     int n;
     double score, elo, lo, hi;
+    bool known;
 } EloEstimate;
 
 typedef enum SprtDecision { SPRT_CONTINUE, SPRT_ACCEPT_H0, SPRT_ACCEPT_H1 } SprtDecision;
@@ -63,10 +68,12 @@ double stats_trinomial_var(const MatchCounts *c);
 // Return the variance of one pair's mean score per game (0, 1/4, 1/2, 3/4, 1) under the
 // pentanomial model; 0 with no pairs.
 double stats_pentanomial_var(const MatchCounts *c);
-// Estimate the Elo difference and its 95% interval: from the pairs when there are any
-// (pentanomial), else from the games (trinomial). With no games: 0 in [-inf, +inf].
+// Estimate the Elo difference and its 95% interval: from the pairs (pentanomial) when there
+// are two or more and their scores differ, else from the games (trinomial) when there are two
+// or more and their results differ, else the trinomial point with an unknown interval.
 EloEstimate stats_elo_estimate(const MatchCounts *c);
-// Return the likelihood of superiority of the first engine; 0.5 without decisive games.
+// Return the likelihood of superiority of the first engine; NaN (undefined) without decisive
+// games.
 double stats_los(const MatchCounts *c);
 // Return the log-likelihood ratio of H1: elo1 against H0: elo0 (logistic Elo), from the pairs
 // when there are any, else from the games; 0 with no games.
@@ -82,5 +89,8 @@ SprtResult stats_sprt(const MatchCounts *c, const SprtParams *p);
 const char *stats_sprt_name(SprtDecision d);
 // Write an Elo difference as "%+.1f", or "+inf" / "-inf"; return what snprintf returns.
 int stats_format_elo(char *buf, size_t n, double elo);
+// Write an estimate's interval as "[lo, hi]", or "[unknown]" when it is not known; return what
+// snprintf returns.
+int stats_format_interval(char *buf, size_t n, const EloEstimate *e);
 
 #endif

@@ -7,9 +7,12 @@
 #include "tests/suites.h"
 
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 // Run `tabula match` with a space-separated argument string ("%T" stands for the engine binary,
@@ -138,8 +141,18 @@ START_TEST(test_bad_arguments) {
         ck_assert_int_eq(run(CASES[i].args, &out), 2);
         ck_assert_msg(strstr(out, CASES[i].message), "'%s': wanted '%s' in\n%s", CASES[i].args,
                       CASES[i].message, out);
+        ck_assert_msg(count_lines(out) == 1, "'%s': more than one line:\n%s", CASES[i].args, out);
         free(out);
     }
+    // A command-line error is one line with a pointer to the help, not the whole usage.
+    char *err_out;
+    ck_assert_int_eq(run("--engine cmd=x depth=1 --engine cmd=y depth=1 --bogus", &err_out), 2);
+    ck_assert_str_eq(err_out, "tabula match: unknown option '--bogus' (try tabula match --help)\n");
+    free(err_out);
+    ck_assert_int_eq(run("--merge --bogus", &err_out), 2);
+    ck_assert_msg(strstr(err_out, "(try tabula match --help)\n") && count_lines(err_out) == 1, "%s",
+                  err_out);
+    free(err_out);
     char *out;
     ck_assert_int_eq(run("--help", &out), 0);
     ck_assert_ptr_nonnull(strstr(out, "--concurrency N"));
@@ -207,10 +220,13 @@ START_TEST(test_shards_merge) {
     games_of(all, ga, sizeof ga);
     games_of(merged, gm, sizeof gm);
     ck_assert_str_eq(ga, gm);
-    // Shard 2 of 3 holds pairs 1 and 4: games 2, 3, 8, 9.
+    // Games are numbered from 1, as in the records' Round tag.
+    games_of(all, ga, sizeof ga);
+    ck_assert_msg(!strncmp(ga, "1 ", 2) && strstr(ga, "\n10 ") && !strstr(ga, "\n0 "), "%s", ga);
+    // Shard 2 of 3 holds the second and fifth pairs: games 3, 4, 9, 10.
     games_of(s2, ga, sizeof ga);
-    ck_assert_msg(!strncmp(ga, "2 ", 2) && strstr(ga, "\n3 ") && strstr(ga, "\n8 ") &&
-                      strstr(ga, "\n9 ") && !strstr(ga, "\n4 "),
+    ck_assert_msg(!strncmp(ga, "3 ", 2) && strstr(ga, "\n4 ") && strstr(ga, "\n9 ") &&
+                      strstr(ga, "\n10 ") && !strstr(ga, "\n5 "),
                   "%s", ga);
     json_free(all);
     json_free(merged);
@@ -254,7 +270,7 @@ START_TEST(test_faults_and_sprt) {
     ck_assert_int_eq(status, 0);
     ck_assert_msg(strstr(out, "SPRT: H1 accepted"), "%s", out);
     ck_assert_msg(strstr(out, "fake: "), "%s", out);
-    ck_assert_msg(strstr(out, "lost by illegal move"), "%s", out);
+    ck_assert_msg(strstr(out, "lost by an illegal move"), "%s", out);
     int games = -1;
     const char *p = strstr(out, "tabula vs fake: ");
     ck_assert_ptr_nonnull(p);
@@ -312,6 +328,137 @@ START_TEST(test_schedules) {
 }
 END_TEST
 
+// Run the real binary (TABULA_BIN) as `tabula match ARGS...` with stdout and stderr on one
+// pipe; return its pid and the pipe's read end in *fd.
+static pid_t spawn_match(const char *const *args, int *fd) {
+    const char *argv[32] = {tabula_bin(), "match"};
+    int argc = 2;
+    for (; args[argc - 2] && argc < 31; argc++)
+        argv[argc] = args[argc - 2];
+    argv[argc] = NULL;
+    int p[2];
+    ck_assert_int_eq(pipe(p), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        dup2(p[1], STDOUT_FILENO);
+        dup2(p[1], STDERR_FILENO);
+        close(p[0]);
+        close(p[1]);
+        execv(argv[0], (char *const *)argv);
+        _exit(126);
+    }
+    close(p[1]);
+    *fd = p[0];
+    return pid;
+}
+
+// Read fd to its end (or until wanted appears, when it is not NULL) within timeout seconds;
+// return what was read, NUL-terminated (the caller frees).
+static char *read_until(int fd, const char *wanted, double timeout) {
+    size_t cap = 1 << 16, len = 0;
+    char *text = calloc(cap, 1);
+    double end = seconds() + timeout;
+    while (len < cap - 1 && seconds() < end && !(wanted && strstr(text, wanted))) {
+        struct pollfd pfd = {.fd = fd, .events = POLLIN};
+        if (poll(&pfd, 1, 50) <= 0)
+            continue;
+        ssize_t got = read(fd, text + len, cap - 1 - len);
+        if (got <= 0)
+            break;
+        len += (size_t)got;
+        text[len] = '\0';
+    }
+    return text;
+}
+
+// Wait for pid to exit within timeout seconds (kill it after that) and return its exit status;
+// -1 when it did not exit by itself.
+static int wait_exit(pid_t pid, double timeout) {
+    int status;
+    double end = seconds() + timeout;
+    while (waitpid(pid, &status, WNOHANG) == 0) {
+        if (seconds() > end) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            return -1;
+        }
+        sleep_ms(10);
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// An engine that cannot start or finish its handshake stops the match before the first game:
+// its own stderr, a line naming it, status 1. Through the real binary.
+START_TEST(test_start_faults) {
+    static const struct {
+        const char *cmd, *stderr_text, *why;
+    } CASES[] = {
+        {"cmd=/nonexistent", "/nonexistent: not found", "command not found"},
+        {"cmd=sh data/fake_engine.sh dead", "", "exit status 1) before 'uciok'"},
+        {"cmd=echo oops >&2; exit 2", "oops", "exit status 2"},
+        {"cmd=sh data/fake_engine.sh mute", "", "no 'uciok' within 300 ms"},
+    };
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        char good[600];
+        snprintf(good, sizeof good, "cmd=%s", tabula_bin());
+        const char *args[] = {"--engine", CASES[i].cmd,    "name=bad", "--engine",
+                              good,       "--each",        "depth=1",  "--games",
+                              "2",        "--movetimeout", "300",      NULL};
+        int fd;
+        double t0 = seconds();
+        pid_t pid = spawn_match(args, &fd);
+        char *out = read_until(fd, NULL, 20);
+        close(fd);
+        int status = wait_exit(pid, 5);
+        ck_assert_msg(status == 1, "%s: status %d\n%s", CASES[i].cmd, status, out);
+        ck_assert_msg(strstr(out, CASES[i].stderr_text) && strstr(out, CASES[i].why) &&
+                          strstr(out, "tabula match: engine bad (") &&
+                          strstr(out, "did not start") && strstr(out, "no game played"),
+                      "%s:\n%s", CASES[i].cmd, out);
+        ck_assert_msg(!strstr(out, "game 1/") && !strstr(out, "match: nine"), "%s:\n%s",
+                      CASES[i].cmd, out);
+        ck_assert_msg(seconds() - t0 < 10, "%s: took %.1f s", CASES[i].cmd, seconds() - t0);
+        free(out);
+    }
+}
+END_TEST
+
+// A Ctrl-C (SIGINT) after a few games: the games in progress finish, the report follows with
+// an honest interval (unknown, or a real range; never a point), and the status is 1.
+START_TEST(test_interrupt) {
+    char good[600];
+    snprintf(good, sizeof good, "cmd=%s", tabula_bin());
+    const char *args[] = {"--engine", good,  "--engine",   good, "--each", "depth=1",
+                          "--games",  "200", "--maxplies", "40", NULL};
+    int fd;
+    pid_t pid = spawn_match(args, &fd);
+    char *head = read_until(fd, "game 3/", 60);
+    ck_assert_msg(strstr(head, "game 3/"), "no third game:\n%s", head);
+    kill(pid, SIGINT);
+    char *tail = read_until(fd, NULL, 60);
+    close(fd);
+    int status = wait_exit(pid, 10);
+    ck_assert_msg(status == 1, "status %d\n%s%s", status, head, tail);
+    const char *stop = strstr(tail, "interrupted after ");
+    ck_assert_msg(stop, "%s%s", head, tail);
+    int played = 0;
+    ck_assert_int_eq(sscanf(stop, "interrupted after %d of", &played), 1);
+    ck_assert_int_ge(played, 3);
+    ck_assert_int_lt(played, 200);
+    const char *elo = strstr(stop, "  Elo ");
+    ck_assert_msg(elo, "%s", tail);
+    char lo[32] = "", hi[32] = "";
+    const char *open = strchr(elo, '[');
+    if (strncmp(open, "[unknown]", 9)) {
+        ck_assert_int_eq(sscanf(open, "[%31[^,], %31[^]]", lo, hi), 2);
+        ck_assert_msg(strcmp(lo, hi), "a point interval: %.80s", elo);
+    }
+    free(head);
+    free(tail);
+}
+END_TEST
+
 Suite *match_suite(void) {
     Suite *s = suite_create("match");
     TCase *tc = tcase_create("json");
@@ -323,6 +470,8 @@ Suite *match_suite(void) {
     tcase_add_test(tc, test_shards_merge);
     tcase_add_test(tc, test_faults_and_sprt);
     tcase_add_test(tc, test_schedules);
+    tcase_add_test(tc, test_start_faults);
+    tcase_add_test(tc, test_interrupt);
     suite_add_tcase(s, tc);
     return s;
 }

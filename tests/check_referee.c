@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #define FAKE "sh data/fake_engine.sh "
 
@@ -61,14 +63,14 @@ typedef struct FaultCase {
 
 // clang-format off
 static const FaultCase FAULTS[] = {
-    {"illegal", 0,   0,   TERM_ILLEGAL,   "illegal move 'z9'",        5},
-    {"none",    0,   0,   TERM_ILLEGAL,   "illegal move '(none)'",    5},
-    {"crash",   0,   0,   TERM_ABANDONED, "exited while thinking",    5},
-    {"silent",  300, 0,   TERM_TIME,      "no bestmove within 300 ms", 3},
-    {"silent",  0,   0,   TERM_STALLED,   "no bestmove within 400 ms", 3},
-    {"slow",    0,   200, TERM_TIME,      "no bestmove within 200 ms", 3},
-    {"dead",    0,   0,   TERM_ABANDONED, ": engine exited",          5},
-    {"mute",    0,   0,   TERM_STALLED,   "no 'uciok' within 400 ms", 3},
+    {"illegal", 0,   0,   TERM_ILLEGAL,   "lost: illegal move 'z9'",                 5},
+    {"none",    0,   0,   TERM_ILLEGAL,   "lost: illegal move '(none)'",             5},
+    {"crash",   0,   0,   TERM_ABANDONED, "lost: engine crashed (exit status 3) while thinking", 5},
+    {"silent",  300, 0,   TERM_TIME,      "lost: no move within 300 ms",             3},
+    {"silent",  0,   0,   TERM_STALLED,   "lost: no move within 400 ms",             3},
+    {"slow",    0,   200, TERM_TIME,      "lost: no move within 200 ms",             3},
+    {"dead",    0,   0,   TERM_ABANDONED, "lost: engine crashed (exit status 1) before 'uciok'", 5},
+    {"mute",    0,   0,   TERM_STALLED,   "lost: no 'uciok' within 400 ms",          3},
 };
 // clang-format on
 
@@ -89,7 +91,7 @@ START_TEST(test_fault_loses) {
                   referee_termination_name(rec->termination), rec->reason);
     ck_assert_int_eq(rec->result, fake_white ? RESULT_BLACK_WINS : RESULT_WHITE_WINS);
     ck_assert_msg(strstr(rec->reason, f->reason), "%s: reason '%s'", f->mode, rec->reason);
-    ck_assert_msg(strstr(rec->reason, fake_white ? "white:" : "black:"), "reason '%s'",
+    ck_assert_msg(strstr(rec->reason, fake_white ? "white lost:" : "black lost:"), "reason '%s'",
                   rec->reason);
     ck_assert_msg(took < f->max_seconds, "%s: the game took %.2f s", f->mode, took);
     // The faulty engine made no move; its opponent made at most one.
@@ -137,7 +139,7 @@ START_TEST(test_game_by_the_rules) {
 END_TEST
 
 // Under a clock the engines keep time: no forfeit, and the clocks were charged. White speaks
-// UGI, black UCI; the log shows each dialect's handshake and go.
+// UGI, black UCI; the log shows each dialect's handshake and go, with protocol.md's arrows.
 START_TEST(test_clock_game) {
     EngineConfig a = engine("a", tabula_bin(), 0, 1000, 0), b = a;
     a.tc_inc_ms = b.tc_inc_ms = 20;
@@ -159,12 +161,14 @@ START_TEST(test_clock_game) {
     for (int i = 0; i < rec->nplies; i++)
         used += rec->ply[i].time_us;
     ck_assert_int_gt(used, 0);
-    ck_assert_msg(strstr(log, " a < ugi\n") && strstr(log, " a > ugiok\n") &&
-                      strstr(log, " a < uginewgame\n") && strstr(log, " a < go p1time "),
-                  "%s", log);
-    ck_assert_msg(strstr(log, " b < uci\n") && strstr(log, " b < ucinewgame\n") &&
-                      strstr(log, " b < go wtime "),
-                  "%s", log);
+    // The arrows of docs/protocol.md: '>' sent to the engine, '<' read from it.
+    ck_assert_msg(strstr(log, " a > ugi\n") && strstr(log, " a < ugiok\n") &&
+                      strstr(log, " a > uginewgame\n") && strstr(log, " a > go p1time "),
+                  "%.2000s", log);
+    ck_assert_msg(strstr(log, " b > uci\n") && strstr(log, " b < uciok\n") &&
+                      strstr(log, " b > ucinewgame\n") && strstr(log, " b > go wtime ") &&
+                      strstr(log, " b < bestmove "),
+                  "%.2000s", log);
     free(log);
     free(rec);
 }
@@ -234,7 +238,17 @@ START_TEST(test_opening_and_record) {
     FILE *f = open_memstream(&text, &len);
     referee_write_record(f, &s, rec, "test", 7);
     fclose(f);
+    ck_assert_ptr_nonnull(strstr(text, "[Event \"test\"]\n[Site \""));
     ck_assert_ptr_nonnull(strstr(text, "[Round \"7\"]"));
+    // Site is this machine's name, Date today's date.
+    char host[256] = "", tag[300], today[16];
+    gethostname(host, sizeof host);
+    snprintf(tag, sizeof tag, "[Site \"%s\"]", host);
+    ck_assert_msg(host[0] && strstr(text, tag), "%s not in\n%s", tag, text);
+    time_t now = time(NULL);
+    strftime(today, sizeof today, "%Y.%m.%d", localtime(&now));
+    snprintf(tag, sizeof tag, "[Date \"%s\"]", today);
+    ck_assert_msg(strstr(text, tag), "%s not in\n%s", tag, text);
     ck_assert_ptr_nonnull(strstr(text, "[Variant \"nine\"]"));
     ck_assert_ptr_nonnull(strstr(text, "[FEN \"3/3/3/6/3/3/3 w 9 9 0 1\"]"));
     ck_assert_ptr_nonnull(strstr(text, "[Result \"1/2-1/2\"]"));

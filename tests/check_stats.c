@@ -94,32 +94,52 @@ typedef struct IntervalCase {
     MatchCounts c;
     StatsModel model;
     int n;
-    double score, elo, lo, hi;
+    double score, elo, lo, hi; // lo and hi only when known
+    bool known;
 } IntervalCase;
 
 #define TRI STATS_TRINOMIAL
 #define PENTA STATS_PENTANOMIAL
+#define INF INFINITY
+#define UNKNOWN 0, 0, false
 
 // clang-format off
 static const IntervalCase INTERVAL_CASES[] = {
-    {{60,  0,  40, NONE},                TRI,   100,  0.6,   70.4365036,  2.76687322,  143.909233},
-    {{45, 30,  25, NONE},                TRI,   100,  0.6,   70.4365036,  14.1734220,  130.635605},
-    {{30, 40,  30, {5, 10, 20, 10, 5}},  PENTA, 50,   0.5,   0.0,        -53.1579798,  53.1579798},
-    {{28, 50,  22, {2, 8, 25, 10, 5}},   PENTA, 50,   0.54,  27.8543713, -17.7585322,  74.4518370},
+    // A normal mix: the numbers of the formulas, trinomial without pairs, pentanomial with.
+    {{60,  0,  40, NONE},                TRI,   100,  0.6,   70.4365036,  2.76687322,  143.909233, true},
+    {{45, 30,  25, NONE},                TRI,   100,  0.6,   70.4365036,  14.1734220,  130.635605, true},
+    {{30, 40,  30, {5, 10, 20, 10, 5}},  PENTA, 50,   0.5,   0.0,        -53.1579798,  53.1579798, true},
+    {{28, 50,  22, {2, 8, 25, 10, 5}},   PENTA, 50,   0.54,  27.8543713, -17.7585322,  74.4518370, true},
     {{520, 1000, 480, {60, 240, 400, 220, 80}},
-                                         PENTA, 1000, 0.505, 3.47447167, -7.39870886,  14.3544643},
-    {{ 0, 10,   0, NONE},                TRI,   10,   0.5,   0.0,         0.0,         0.0},
-    {{10,  0,   0, NONE},                TRI,   10,   1.0,   INFINITY,    INFINITY,    INFINITY},
-    {{ 0,  0,   0, NONE},                TRI,   0,    0.5,   0.0,        -INFINITY,    INFINITY},
+                                         PENTA, 1000, 0.505, 3.47447167, -7.39870886,  14.3544643, true},
     // One win, one loss: the interval of the score crosses both ends.
-    {{ 1,  0,   1, NONE},                TRI,   2,    0.5,   0.0,        -INFINITY,    INFINITY},
-    // A single pair: 1.5 points (one win, one draw), and 1 point (one win, one loss).
-    {{ 1,  1,   0, {0, 0, 0, 1, 0}},     PENTA, 1,    0.75,  190.848502,  190.848502,  190.848502},
-    {{ 1,  0,   1, {0, 0, 1, 0, 0}},     PENTA, 1,    0.5,   0.0,         0.0,         0.0},
+    {{ 1,  0,   1, NONE},                TRI,   2,    0.5,   0.0,        -INF,         INF,        true},
+    // No game, one game: no interval.
+    {{ 0,  0,   0, NONE},                TRI,   0,    0.5,   0.0,        UNKNOWN},
+    {{ 1,  0,   0, NONE},                TRI,   1,    1.0,   INF,        UNKNOWN},
+    {{ 0,  1,   0, NONE},                TRI,   1,    0.5,   0.0,        UNKNOWN},
+    {{ 0,  0,   1, NONE},                TRI,   1,    0.0,  -INF,        UNKNOWN},
+    // Every game alike: no spread seen, no interval.
+    {{ 0, 10,   0, NONE},                TRI,   10,   0.5,   0.0,        UNKNOWN},
+    {{10,  0,   0, NONE},                TRI,   10,   1.0,   INF,        UNKNOWN},
+    // One pair of each score: too few pairs, so the games decide (by hand for 0, 1 and 2;
+    // 0.5 and 1.5: s = 1/4, 3/4, v = 1/16, h = z sqrt(1/32) = 0.346479).
+    {{ 0,  0,   2, {1, 0, 0, 0, 0}},     TRI,   2,    0.0,  -INF,        UNKNOWN},
+    {{ 0,  1,   1, {0, 1, 0, 0, 0}},     TRI,   2,    0.25, -190.848502, -INF,         67.8894099, true},
+    {{ 1,  0,   1, {0, 0, 1, 0, 0}},     TRI,   2,    0.5,   0.0,        -INF,         INF,        true},
+    {{ 0,  2,   0, {0, 0, 1, 0, 0}},     TRI,   2,    0.5,   0.0,        UNKNOWN},
+    {{ 1,  1,   0, {0, 0, 0, 1, 0}},     TRI,   2,    0.75,  190.848502, -67.8894099,  INF,        true},
+    {{ 2,  0,   0, {0, 0, 0, 0, 1}},     TRI,   2,    1.0,   INF,        UNKNOWN},
+    // All pairs alike: the pairs have no spread, the games may.
+    {{ 5,  0,   5, {0, 0, 5, 0, 0}},     TRI,   10,   0.5,   0.0,        -251.77691,   251.77691,  true},
+    {{ 6,  0,   5, {0, 0, 5, 0, 0}},     TRI,   11,   6.0 / 11, 31.6724984, -189.736297, 287.684934, true},
+    {{ 0, 10,   0, {0, 0, 5, 0, 0}},     TRI,   10,   0.5,   0.0,        UNKNOWN},
+    {{10,  0,   0, {0, 0, 0, 0, 5}},     TRI,   10,   1.0,   INF,        UNKNOWN},
 };
 // clang-format on
 
-// The Elo estimate and its 95% interval, trinomial without pairs, pentanomial with them.
+// The Elo estimate and its 95% interval, pentanomial when the pairs have a spread, else
+// trinomial when the games have one, else unknown and printed as such.
 START_TEST(test_interval) {
     const IntervalCase *t = &INTERVAL_CASES[_i];
     EloEstimate e = stats_elo_estimate(&t->c);
@@ -127,8 +147,18 @@ START_TEST(test_interval) {
     ck_assert_int_eq(e.n, t->n);
     ASSERT_NEAR(e.score, t->score, _i);
     ASSERT_NEAR(e.elo, t->elo, _i);
-    ASSERT_NEAR(e.lo, t->lo, _i);
-    ASSERT_NEAR(e.hi, t->hi, _i);
+    ck_assert_msg(e.known == t->known, "row %d: known %d", _i, e.known);
+    char buf[80];
+    stats_format_interval(buf, sizeof buf, &e);
+    if (t->known) {
+        ASSERT_NEAR(e.lo, t->lo, _i);
+        ASSERT_NEAR(e.hi, t->hi, _i);
+        ck_assert_msg(strcmp(buf, "[unknown]") && buf[0] == '[', "row %d: %s", _i, buf);
+    } else {
+        ck_assert_str_eq(buf, "[unknown]");
+    }
+    // Never a point: an interval, when there is one, is wider than nothing.
+    ck_assert_msg(!e.known || e.lo < e.hi, "row %d: [%g, %g]", _i, e.lo, e.hi);
 }
 END_TEST
 
@@ -145,7 +175,7 @@ static const LosCase LOS_CASES[] = {
     {0,    1,   0.158655254},   // Phi(-1)
     {1000, 900, 0.989109269},
     {50,   50,  0.5},
-    {0,    0,   0.5},           // no decisive game
+    {0,    0,   NAN},           // no decisive game: undefined
 };
 // clang-format on
 
@@ -153,7 +183,10 @@ static const LosCase LOS_CASES[] = {
 START_TEST(test_los) {
     const LosCase *t = &LOS_CASES[_i];
     MatchCounts c = {t->w, 17, t->l, NONE};
-    ASSERT_NEAR(stats_los(&c), t->los, _i);
+    if (isnan(t->los))
+        ck_assert_msg(isnan(stats_los(&c)), "row %d: LOS %g", _i, stats_los(&c));
+    else
+        ASSERT_NEAR(stats_los(&c), t->los, _i);
 }
 END_TEST
 
@@ -281,7 +314,8 @@ START_TEST(test_format) {
 END_TEST
 
 // Every small count set, with and without pairs: no NaN anywhere, a finite llr, a LOS in
-// [0, 1], an interval that holds the estimate.
+// [0, 1] or undefined exactly without decisive games, a known interval that holds the estimate
+// and is not a point.
 START_TEST(test_no_nan) {
     SprtParams p = STD_SPRT;
     for (int w = 0; w <= 3; w++)
@@ -295,12 +329,12 @@ START_TEST(test_no_nan) {
                     SprtResult r = stats_sprt(&c, &p);
                     double los = stats_los(&c);
                     ck_assert_msg(!isnan(e.elo) && !isnan(e.lo) && !isnan(e.hi) && e.lo <= e.elo &&
-                                      e.elo <= e.hi,
+                                      e.elo <= e.hi && (!e.known || e.lo < e.hi),
                                   "%d/%d/%d pairs %d: %g [%g, %g]", w, d, l, mask, e.elo, e.lo,
                                   e.hi);
                     ck_assert_msg(isfinite(r.llr), "%d/%d/%d pairs %d: llr %g", w, d, l, mask,
                                   r.llr);
-                    ck_assert(los >= 0.0 && los <= 1.0);
+                    ck_assert(w + l == 0 ? isnan(los) : los >= 0.0 && los <= 1.0);
                     ck_assert(!isnan(stats_score(&c)) && !isnan(stats_draw_ratio(&c)));
                     ck_assert(!isnan(stats_trinomial_var(&c)));
                     ck_assert(!isnan(stats_pentanomial_var(&c)));
