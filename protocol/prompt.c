@@ -671,9 +671,9 @@ void prompt_run(Uci *u) {
     if (path)
         read_history(path);
     output_line(u->out,
-                "tabula %s: 'help' lists the commands; a move is played; Ctrl-C stops a search",
+                "tabula %s: type 'help' for the commands, a move to play it, 'quit' to leave "
+                "(Ctrl-C stops a search)",
                 TABULA_VERSION);
-    output_line(u->out, "'quit' or Ctrl-D leaves");
     for (;;) {
         if (plumbing.replies_out)
             route_replies(u, true);
