@@ -12,11 +12,14 @@
 
 #include <ctype.h>
 #include <editline/readline.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/select.h>
 #include <unistd.h>
 
 #define HISTORY_FILE ".tabula_history"
@@ -389,50 +392,310 @@ static bool is_command(const char *line, const char *cmd) {
     return !strncmp(line, cmd, len) && (line[len] == '\0' || isspace((unsigned char)line[len]));
 }
 
-// Draw the board, and the result once the game is over.
-static void draw(Uci *u) {
-    char reason[160];
-    uci_print_board(u);
-    pthread_mutex_lock(&u->game_lock);
-    GameResult r = u->family->result(u->game, reason, sizeof reason);
-    pthread_mutex_unlock(&u->game_lock);
-    if (r != RESULT_NONE)
-        output_line(u->out, "Result: %s", reason);
+// Whether the first word of line is a legal move of the current position and no command: a
+// person may type `d6` for `move d6`.
+static bool is_bare_move(Uci *u, const char *line) {
+    line += strspn(line, " \t");
+    size_t len = strcspn(line, " \t");
+    if (!len || line[0] == '#')
+        return false;
+    const char *name;
+    for (int i = 0; (name = uci_command_name(i)); i++)
+        if (strlen(name) == len && !strncmp(name, line, len))
+            return false;
+    char **moves;
+    int n = uci_legal_moves(u, &moves);
+    bool found = false;
+    for (int i = 0; i < n; i++) {
+        found = found || (strlen(moves[i]) == len && !strncmp(moves[i], line, len));
+        free(moves[i]);
+    }
+    free(moves);
+    return found;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replies while a line is edited, and Ctrl-C
+//
+// While libedit reads a line, the replies (a search's info and bestmove lines) go to a pipe
+// instead of the terminal; the key reader waits on the keyboard, that pipe and a second pipe
+// that the SIGINT handler writes to. Replies are printed above the prompt, which is then drawn
+// again with the partly typed line, so the prompt is always the last line. While a command
+// runs, replies go straight to the terminal (nothing is being edited), and Ctrl-C has its
+// default effect: bench or perft are not searches to stop.
+
+typedef struct Plumbing {
+    int replies[2]; // read end, write end
+    int interrupts[2];
+    FILE *replies_out; // the write end, as the Output's stream while a line is edited
+    FILE *terminal;    // the Output's own stream
+    char partial[1024];
+    size_t npartial;   // the start of a reply line still being written
+    bool play_pending; // a `play` search runs: draw the board after its bestmove
+    bool saw_bestmove; // the replies shown held a bestmove line
+    struct sigaction old_sigint;
+} Plumbing;
+
+static Plumbing plumbing = {.replies = {-1, -1}, .interrupts = {-1, -1}};
+
+// SIGINT while a line is edited: only note it (the key reader acts on it, outside the
+// handler, where stopping a search is allowed).
+static void on_sigint(int sig) {
+    (void)sig;
+    int saved = errno;
+    char c = 'i';
+    if (write(plumbing.interrupts[1], &c, 1) < 0) {
+        // the pipe is full: Ctrl-C was pressed many times already
+    }
+    errno = saved;
+}
+
+// Write n bytes to the terminal, each line ending in CR LF: libedit may have turned off the
+// terminal's own newline translation.
+static void put_terminal(const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\n')
+            fputc('\r', stdout);
+        fputc(s[i], stdout);
+    }
+}
+
+// Print the whole reply lines that arrived, and keep a line's start for later; true when
+// something was printed. Holds the Output lock, so no line is half written meanwhile.
+static bool drain_replies(bool all) {
+    char buf[4096];
+    bool printed = false;
+    ssize_t n;
+    while ((n = read(plumbing.replies[0], buf, sizeof buf)) > 0) {
+        for (ssize_t i = 0; i < n; i++) {
+            char c = buf[i];
+            if (plumbing.npartial < sizeof plumbing.partial - 1)
+                plumbing.partial[plumbing.npartial++] = c;
+            if (c != '\n' && plumbing.npartial < sizeof plumbing.partial - 1)
+                continue;
+            if (!printed && !all)
+                fputs("\r\033[K", stdout); // the prompt line goes; it is drawn again below
+            printed = true;
+            plumbing.partial[plumbing.npartial] = '\0';
+            if (!strncmp(plumbing.partial, "bestmove", 8))
+                plumbing.saw_bestmove = true;
+            put_terminal(plumbing.partial, plumbing.npartial);
+            plumbing.npartial = 0;
+        }
+    }
+    if (all && plumbing.npartial) {
+        put_terminal(plumbing.partial, plumbing.npartial);
+        plumbing.npartial = 0;
+    }
+    fflush(stdout);
+    return printed;
+}
+
+// Send the replies to the pipe (edit) or to the terminal, printing what the pipe still holds
+// first, under the Output lock.
+static void route_replies(Uci *u, bool edit) {
+    pthread_mutex_lock(&u->out->lock);
+    if (edit) {
+        u->out->f = plumbing.replies_out;
+    } else {
+        fflush(u->out->f);
+        drain_replies(true);
+        u->out->f = plumbing.terminal;
+    }
+    pthread_mutex_unlock(&u->out->lock);
+}
+
+// Draw the board, as after a command that changed the position.
+static void draw(Uci *u) { uci_print_board(u); }
+
+// Ctrl-C while a line is edited: stop the search if one runs (its bestmove arrives through
+// the pipe) and return 0; else leave the line typed so far on the screen and return the key
+// that empties it (Ctrl-U, kill-line in both of libedit's key maps) under a fresh prompt.
+static int interrupted(Uci *u) {
+    char c[16];
+    while (read(plumbing.interrupts[0], c, sizeof c) > 0)
+        continue;
+    if (u->searching) {
+        uci_stop_search(u);
+        return 0;
+    }
+    fputs("^C\r\n", stdout);
+    rl_forced_update_display();
+    return 'U' & 0x1f;
+}
+
+// libedit's key reader: wait for a key, showing the replies and acting on Ctrl-C meanwhile.
+static int read_key(FILE *in) {
+    (void)in;
+    int top =
+        plumbing.replies[0] > plumbing.interrupts[0] ? plumbing.replies[0] : plumbing.interrupts[0];
+    for (;;) {
+        fd_set fds;
+        FD_ZERO(&fds);
+        FD_SET(STDIN_FILENO, &fds);
+        FD_SET(plumbing.replies[0], &fds);
+        FD_SET(plumbing.interrupts[0], &fds);
+        if (select(top + 1, &fds, NULL, NULL, NULL) < 0) {
+            if (errno == EINTR)
+                continue;
+            return EOF;
+        }
+        int key;
+        if (FD_ISSET(plumbing.interrupts[0], &fds) && (key = interrupted(editing->u)))
+            return key;
+        if (FD_ISSET(plumbing.replies[0], &fds)) {
+            pthread_mutex_lock(&editing->u->out->lock);
+            bool printed = drain_replies(false);
+            pthread_mutex_unlock(&editing->u->out->lock);
+            if (plumbing.play_pending && plumbing.saw_bestmove) {
+                // The move is on the board once bestmove is out: join the thread, draw it.
+                plumbing.play_pending = false;
+                uci_finish_search(editing->u);
+                draw(editing->u);
+            }
+            plumbing.saw_bestmove = false;
+            if (printed)
+                rl_forced_update_display();
+        }
+        if (FD_ISSET(STDIN_FILENO, &fds)) {
+            unsigned char c;
+            ssize_t n = read(STDIN_FILENO, &c, 1);
+            if (n == 1)
+                return c;
+            if (n < 0 && errno == EINTR)
+                continue;
+            return EOF;
+        }
+    }
+}
+
+// Open the pipes and catch SIGINT; false (and the plain blocking prompt) when that fails.
+static bool plumbing_open(Uci *u) {
+    if (pipe(plumbing.replies) < 0)
+        return false;
+    if (pipe(plumbing.interrupts) < 0) {
+        close(plumbing.replies[0]);
+        close(plumbing.replies[1]);
+        return false;
+    }
+    for (int i = 0; i < 2; i++) {
+        fcntl(plumbing.replies[i], F_SETFD, FD_CLOEXEC);
+        fcntl(plumbing.interrupts[i], F_SETFD, FD_CLOEXEC);
+        fcntl(plumbing.interrupts[i], F_SETFL, O_NONBLOCK);
+    }
+    fcntl(plumbing.replies[0], F_SETFL, O_NONBLOCK);
+    plumbing.replies_out = fdopen(plumbing.replies[1], "w");
+    plumbing.terminal = u->out->f;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    if (!plumbing.replies_out || sigaction(SIGINT, &sa, &plumbing.old_sigint) < 0)
+        return false;
+    rl_getc_function = read_key;
+    rl_catch_signals = 0; // libedit's own handlers would pass Ctrl-C on to the default one
+    return true;
+}
+
+// Put everything back as it was before the prompt.
+static void plumbing_close(Uci *u) {
+    if (plumbing.replies_out) {
+        route_replies(u, false);
+        sigaction(SIGINT, &plumbing.old_sigint, NULL);
+        fclose(plumbing.replies_out);
+        plumbing.replies_out = NULL;
+    } else if (plumbing.replies[1] >= 0) {
+        close(plumbing.replies[1]);
+    }
+    if (plumbing.replies[0] >= 0)
+        close(plumbing.replies[0]);
+    if (plumbing.interrupts[0] >= 0) {
+        close(plumbing.interrupts[0]);
+        close(plumbing.interrupts[1]);
+    }
+    plumbing.replies[0] = plumbing.replies[1] = -1;
+    plumbing.interrupts[0] = plumbing.interrupts[1] = -1;
+}
+
+// Ctrl-C while a command runs in the foreground has its default effect (bench, perft).
+static void foreground(bool on) {
+    if (!plumbing.replies_out)
+        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on ? SIG_DFL : on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+}
+
+// Execute one line typed at the prompt: a bare legal move is played; the board is drawn when
+// the position changed (after a `play` search, once its bestmove is out).
+static void run_line(Uci *u, const char *line) {
+    char before[SNAPSHOT_MAX + 32], after[SNAPSHOT_MAX + 32];
+    snapshot(u, before, sizeof before);
+    plumbing.play_pending = false;
+    if (is_bare_move(u, line)) {
+        char *cmd = malloc(strlen(line) + sizeof "move ");
+        if (cmd) {
+            sprintf(cmd, "move %s", line + strspn(line, " \t"));
+            uci_execute(u, cmd);
+        }
+        free(cmd);
+    } else {
+        uci_execute(u, line);
+    }
+    if (is_command(line, "play") && u->searching) {
+        if (plumbing.replies_out) {
+            plumbing.play_pending = true; // drawn by the key reader when the move is out
+            return;
+        }
+        uci_finish_search(u);
+    }
+    snapshot(u, after, sizeof after);
+    if (!u->quit &&
+        (strcmp(before, after) || is_command(line, "new") || is_command(line, "ucinewgame")))
+        draw(u);
 }
 
 void prompt_run(Uci *u) {
     Prompt p;
     char *path = history_path(), *line, *last = NULL;
-    char before[SNAPSHOT_MAX + 32], after[SNAPSHOT_MAX + 32];
     prompt_init(&p, u);
     editing = &p;
     rl_readline_name = "tabula"; // for $if tabula in ~/.editrc
     rl_attempted_completion_function = complete;
     rl_basic_word_break_characters = " \t";
+    if (!plumbing_open(u))
+        plumbing_close(u);
     stifle_history(HISTORY_MAX);
     if (path)
         read_history(path);
-    output_line(u->out, "tabula %s: type 'help' for the commands, 'quit' to leave", TABULA_VERSION);
-    while (!u->quit && (line = readline("tabula> ")) != NULL) {
+    output_line(u->out,
+                "tabula %s: type 'help' for the commands, a move to play it, 'quit' to leave "
+                "(Ctrl-C stops a search)",
+                TABULA_VERSION);
+    for (;;) {
+        if (plumbing.replies_out)
+            route_replies(u, true);
+        line = u->quit ? NULL : readline("tabula> ");
+        if (plumbing.replies_out)
+            route_replies(u, false);
+        if (!line)
+            break;
         if (line[strspn(line, " \t")] && (!last || strcmp(line, last))) {
             add_history(line);
             save_history(path);
             free(last);
             last = strdup(line);
         }
-        snapshot(u, before, sizeof before);
-        uci_execute(u, line);
-        // `play` searches for the engine's move: wait for it to show the board after it.
-        if (is_command(line, "play"))
-            uci_finish_search(u);
-        snapshot(u, after, sizeof after);
-        if (!u->quit &&
-            (strcmp(before, after) || is_command(line, "new") || is_command(line, "ucinewgame")))
-            draw(u);
+        foreground(true);
+        run_line(u, line);
+        foreground(false);
         free(line);
     }
     if (!u->quit)
         fputc('\n', stdout); // end of input (Ctrl-D) left the cursor after the prompt
+    plumbing_close(u);
     save_history(path);
     free_candidates();
     free(last);

@@ -560,7 +560,8 @@ START_TEST(test_d_start) {
                         "2  |   .-------.-------.   |\n"
                         "   |           |           |\n"
                         "1  .-----------.-----------.\n"
-                        "   a   b   c   d   e   f   g\n";
+                        "   a   b   c   d   e   f   g\n"
+                        "White to move; in hand: white 9, black 9\n";
     ck_assert_msg(!strncmp(out, board, strlen(board)), "got:\n%s", out);
     const char *rest = out + strlen(board);
     ck_assert_msg(!strncmp(rest, "Variant: nine\nPosition: " NINE_START "\nKey: ",
@@ -570,7 +571,7 @@ START_TEST(test_d_start) {
     ck_assert_int_eq((int)strlen(key), 16);
     ck_assert_msg(strspn(key, "0123456789abcdefABCDEF") == 16, "key '%s'", key);
     ck_assert_msg(has_line(out, "Result: the game goes on"), "got:\n%s", out);
-    ck_assert_int_eq(count_lines(out), 18);
+    ck_assert_int_eq(count_lines(out), 19);
     free(out);
 }
 END_TEST
@@ -582,11 +583,20 @@ START_TEST(test_d_shows_men_and_result) {
     out = proto_run("position startpos moves d7 a1\nd", false);
     ck_assert_msg(!strncmp(out, "7  .-----------W-----------.\n", 29), "got:\n%s", out);
     ck_assert_msg(strstr(out, "\n1  B-----------.-----------.\n") != NULL, "got:\n%s", out);
+    ck_assert_msg(has_line(out, "White to move; in hand: white 8, black 8"), "got:\n%s", out);
+    ck_assert_msg(!strstr(out, "Game over"), "got:\n%s", out);
+    free(out);
+    out = proto_run("position startpos moves d7\nd", false);
+    ck_assert_msg(has_line(out, "Black to move; in hand: white 8, black 9"), "got:\n%s", out);
     free(out);
     out = proto_run("setoption name UCI_Variant value three\nposition fen " THREE_WON "\nd", false);
-    char result[160];
+    char result[160], over[160];
     ck_assert(line_after(out, "Result: ", result, sizeof result));
     ck_assert_msg(!strncmp(result, "white wins", 10), "Result: %s", result);
+    // The board says the same in words, in place of who moves.
+    ck_assert(line_after(out, "Game over: ", over, sizeof over));
+    ck_assert_str_eq(over, result);
+    ck_assert_msg(!strstr(out, " to move; "), "got:\n%s", out);
     ck_assert_msg(has_line(out, "Variant: three"), "got:\n%s", out);
     ck_assert_msg(has_line(out, "   a   b   c"), "got:\n%s", out);
     free(out);

@@ -537,6 +537,23 @@ START_TEST(test_prompt_across_families) {
 }
 END_TEST
 
+// A backgammon game that ended says so in words on the board, as on the Result line.
+START_TEST(test_d_backgammon_over) {
+    Proto *e = proto_open();
+    ck_assert_str_eq(proto_send(e, "setoption name UCI_Variant value backgammon"), "");
+    const char *d = proto_send(e, "d");
+    ck_assert_msg(strstr(d, "on roll") && !strstr(d, "Game over"), "%s", d);
+    ck_assert_str_eq(proto_send(e, "position startpos moves double drop"), "");
+    char over[160], result[160];
+    d = proto_send(e, "d");
+    ck_assert_msg(line_after(d, "Game over: ", over, sizeof over), "%s", d);
+    ck_assert_msg(line_after(d, "Result: ", result, sizeof result), "%s", d);
+    ck_assert_str_eq(over, result);
+    ck_assert_msg(strstr(over, "wins 1 point") && strstr(over, "dropped the double"), "%s", over);
+    proto_close(e);
+}
+END_TEST
+
 // ---------------------------------------------------------------------------------------------
 // The prompt's accessors, and NUL bytes through uci_loop
 
@@ -623,6 +640,7 @@ void uci_commands_cases(Suite *s) {
     tcase_add_test(tc, test_play);
     tcase_add_test(tc, test_accessors);
     tcase_add_test(tc, test_prompt_across_families);
+    tcase_add_test(tc, test_d_backgammon_over);
     tcase_add_test(tc, test_loop_nul);
     suite_add_tcase(s, tc);
 

@@ -1,7 +1,9 @@
 #!/bin/sh
 # The interactive prompt in a real terminal: tabula runs in a detached tmux window, keys are
-# typed with send-keys and the screen is read back with capture-pane. Checks completion,
-# the board after a move, history across a restart (in a temporary HOME) and quit.
+# typed with send-keys and the screen is read back with capture-pane. Checks completion (of
+# every family's variants), the board after a move and after a bare move, `d` in words, a
+# fresh prompt after a search's output, Ctrl-C, history across a restart (in a temporary HOME)
+# and quit.
 #
 # usage: sh tests/prompt_test.sh [path/to/tabula]    (default ./tabula)
 # Prints PASS or FAIL per check; exits 1 when one failed, 2 when it cannot run.
@@ -61,6 +63,23 @@ check() {
     if wait_for "$2" "${3:-}"; then pass "$1"; else fail "$1"; fi
 }
 
+# check_prompt_after NAME REGEX [LAST]: PASS when, in time (10 s), the next to last line of
+# the screen matches REGEX and the last LAST (an empty prompt): the prompt was drawn again
+# after that output.
+check_prompt_after() {
+    i=0
+    while [ $i -lt 200 ]; do
+        if screen | tail -n 2 | head -n 1 | grep -Eq -- "$2" &&
+            screen | tail -n 1 | grep -Eq -- "${3:-^tabula> ?$}"; then
+            pass "$1"
+            return
+        fi
+        nap
+        i=$((i + 1))
+    done
+    fail "$1"
+}
+
 # Start tabula in a fresh tmux window with HOME as given; its exit status is shown when it ends.
 start() {
     tm kill-window -t prompt >/dev/null 2>&1
@@ -97,6 +116,44 @@ keys Enter
 # The board with a white man on d6 (rank 6: a6-b6 rail, W at d6), then the prompt again.
 check "the board is drawn after 'move d6'" '^6 +\| +\.-+W-+\. +\|$' -a
 check "the prompt returns after the board" '^tabula> ?$'
+keys 'd' Enter
+check "d says who moves and the men in hand" '^Black to move; in hand: white 8, black 9$' -a
+
+# A legal move typed alone is played: black places on d2.
+keys 'd2' Enter
+check "a bare move 'd2' is played" '^2 +\| +\.-+B-+\. +\|$' -a
+check "the board after it says who moves" '^White to move; in hand: white 8, black 8$' -a
+keys 'd9' Enter
+check "a word that is neither command nor legal move is refused" \
+    "^info string error: unknown command 'd9'" -a
+
+# The search's lines arrive after the prompt was drawn: it is drawn again below them.
+keys 'go depth 6' Enter
+check_prompt_after "a fresh prompt follows the bestmove of 'go depth 6'" '^bestmove '
+keys 'go movetime 300' Enter 'isre'
+check_prompt_after "a line typed during the search is drawn again after bestmove" '^bestmove ' \
+    '^tabula> isre$'
+keys C-u
+
+# Ctrl-C stops an infinite search, which answers bestmove; the engine goes on.
+keys 'go infinite' Enter
+check "'go infinite' searches" '^info depth' -a
+keys C-c
+check_prompt_after "Ctrl-C stops the search: bestmove, then the prompt" '^bestmove '
+keys 'isready' Enter
+check_prompt_after "the engine still answers isready after Ctrl-C" '^readyok$'
+keys 'foo'
+check "a line is typed" '^tabula> foo$' # (the terminal drops what Ctrl-C finds unread)
+keys C-c
+check "Ctrl-C at an idle prompt drops the line" '^tabula> foo\^C$' -a
+check "... and draws a fresh prompt" '^tabula> ?$'
+
+# Completion knows every family's variants.
+keys 'setoption name UCI_Variant value b' Tab
+check "Tab completes the variant 'b' to 'backgammon'" \
+    '^tabula> setoption name UCI_Variant value backgammon$'
+keys Enter
+check "the backgammon board is drawn" '^X \(player 1\) on roll' -a
 
 keys 'quit' Enter
 check "quit leaves with exit status 0" '^exit status 0$'
@@ -109,8 +166,8 @@ fi
 start "$TMP/home"
 keys Up
 check "Up after a restart recalls 'quit'" '^tabula> quit$'
-keys Up
-check "Up again recalls 'move d6'" '^tabula> move d6$'
+keys Up Up Up Up Up Up Up Up Up
+check "Up 9 times more recalls the first line, 'move d6'" '^tabula> move d6$'
 keys C-u 'quit' Enter
 check "quit leaves again" '^exit status 0$'
 

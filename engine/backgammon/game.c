@@ -305,9 +305,10 @@ static void bg_render(const Game *g, char *buf, size_t n) {
     }
     PUT(" +12-11-10--9--8--7-------6--5--4--3--2--1-+   %s: %d pips, %d off\n", PLAYER_NAME[bottom],
         bg_pips(&p->b, bottom), BG_CHECKERS - bg_checkers(&p->b, bottom));
-    if (p->state != BG_PLAYING)
-        PUT("Game over\n");
-    else if (p->doubled)
+    if (p->state != BG_PLAYING) {
+        bg_result(g, line, sizeof line);
+        PUT("Game over: %s\n", line);
+    } else if (p->doubled)
         PUT("%s (player %d) doubled to %d: %s to take or drop\n", PLAYER_NAME[bottom], bottom,
             2 * p->cube, PLAYER_NAME[top]);
     else if (p->dice[0])

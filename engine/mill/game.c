@@ -373,7 +373,8 @@ static uint64_t mill_perft(Game *g, int depth, DivideFn fn, void *ctx) {
     return total;
 }
 
-// Draw the board: points as W, B or '.', joined by -, |, / and \ along their polylines.
+// Draw the board: points as W, B or '.', joined by -, |, / and \ along their polylines; below
+// it one line in words: who moves and the men in hand, or how the game ended.
 static void mill_render(const Game *g, char *buf, size_t n) {
     const Position *p = &g->mill.pos;
     const Board *b = g->mill.rules.board;
@@ -415,6 +416,12 @@ static void mill_render(const Game *g, char *buf, size_t n) {
             len += (size_t)snprintf(buf + len, n - len, " %c%s", 'a' + f,
                                     f + 1 < b->nfiles ? "  " : "\n");
     }
+    char reason[128];
+    if (len < n && mill_game_result(&g->mill, reason, sizeof reason) != RESULT_NONE)
+        snprintf(buf + len, n - len, "Game over: %s\n", reason);
+    else if (len < n)
+        snprintf(buf + len, n - len, "%s to move; in hand: white %d, black %d\n",
+                 p->side == WHITE ? "White" : "Black", p->hand[WHITE], p->hand[BLACK]);
 }
 
 static void mill_game_search(Game *g, const SearchLimits *lim, SearchHooks *hooks,
