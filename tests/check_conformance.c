@@ -200,8 +200,7 @@ static bool check_answer(const Row *row, const char *line, const char *out, cons
     bool error = !strncmp(out, ERROR_PREFIX, strlen(ERROR_PREFIX));
     if (error) {
         ck_assert_msg(row->errors != ERR_NEVER, "%s: '%s' refused: %s", where, line, out);
-        const char *nl = strchr(out, '\n');
-        ck_assert_msg(nl && !nl[1], "%s: '%s': more than one error line: %s", where, line, out);
+        assert_one_error(out, line);
         return true;
     }
     ck_assert_msg(row->errors != ERR_ALWAYS, "%s: '%s' not refused: '%s'", where, line, out);

@@ -158,12 +158,12 @@ static bool bg_read_position(const Game *g, const char *format, const char *text
     (void)g;
     BgPosition t;
     bool xgid = is_xgid(text);
+    if (strcmp(format, "fen") && strcmp(format, "gnubgid") && strcmp(format, "xgid"))
+        return error_set(err, "backgammon reads no %s position (fen, gnubgid or xgid)", format);
     if (!strcmp(format, "gnubgid") && xgid)
         return error_set(err, "an XGID is read by position xgid, not gnubgid");
     if (!strcmp(format, "xgid") && !xgid)
         return error_set(err, "not an XGID (XGID=... with ten fields)");
-    if (strcmp(format, "fen") && strcmp(format, "gnubgid") && strcmp(format, "xgid"))
-        return error_set(err, "backgammon reads no %s position (fen, gnubgid or xgid)", format);
     if (!read_position(text, &t, err))
         return false;
     if (strlen(text) >= n)
