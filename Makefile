@@ -64,6 +64,10 @@ all: $(BIN)
 BG_WEIGHTS := engine/backgammon/weights.bin
 build/release/engine/backgammon/weights.o build/debug/engine/backgammon/weights.o \
 build/sanitize/engine/backgammon/weights.o build/fuzz/engine/backgammon/weights.o: $(BG_WEIGHTS)
+# The same for the opening books of the mill variants.
+BOOK_FILES := $(wildcard match/openings/*.txt)
+build/release/match/books.o build/debug/match/books.o build/sanitize/match/books.o \
+build/fuzz/match/books.o build/pgo-gen/match/books.o: $(BOOK_FILES)
 
 # $(call need,PACKAGES) in a recipe, after a test that set $$missing to what is missing: install
 # PACKAGES with apt-get as root, else print the command and fail.

@@ -28,10 +28,11 @@ const char MATCH_USAGE[] =
     "  --variant ID         the variant (default nine)\n"
     "  --games N            games per pairing, rounded up to a whole number of pairs (default 2)\n"
     "  --gauntlet           the first engine against each other one (default: round robin)\n"
-    "  --openings random:PLIES | file:PATH\n"
-    "                       random legal plies from the start (default 8, fewer on small boards),\n"
-    "                       or one opening per line: 'startpos moves ...', 'fen <string> [moves\n"
-    "                       ...]' or a move list; each opening is played twice, colours swapped\n"
+    "  --openings book | random:PLIES | file:PATH\n"
+    "                       the variant's balanced opening book (the default), random legal\n"
+    "                       plies from the start, or one opening per line: 'startpos moves ...',\n"
+    "                       'fen <string> [moves ...]' or a move list; each opening is played\n"
+    "                       twice, colours swapped\n"
     "  --seed N             seed of the random openings (default 1)\n"
     "  --concurrency N      games at once (default 1)\n"
     "  --draw movenumber=M movecount=N score=CP\n"
@@ -226,15 +227,19 @@ static bool take_variant(Args *a, const char *id, MatchConfig *cfg) {
     return false;
 }
 
-// Read --openings random:PLIES or file:PATH.
+// Read --openings book, random:PLIES or file:PATH.
 static bool take_openings(Args *a, const char *v, MatchConfig *cfg) {
     long long n;
-    if (!strncmp(v, "random:", 7) && parse_integer(v + 7, 0, OPENING_MAX_PLIES, &n)) {
+    cfg->book = false;
+    cfg->openings_path[0] = '\0';
+    if (!strcmp(v, "book")) {
+        cfg->book = true;
+    } else if (!strncmp(v, "random:", 7) && parse_integer(v + 7, 0, OPENING_MAX_PLIES, &n)) {
         cfg->random_plies = (int)n;
     } else if (!strncmp(v, "file:", 5) && v[5] && strlen(v + 5) < sizeof cfg->openings_path) {
         snprintf(cfg->openings_path, sizeof cfg->openings_path, "%s", v + 5);
     } else {
-        args_fail(a, "--openings takes random:PLIES (0-%d) or file:PATH", OPENING_MAX_PLIES);
+        args_fail(a, "--openings takes book, random:PLIES (0-%d) or file:PATH", OPENING_MAX_PLIES);
         return false;
     }
     return true;
@@ -340,6 +345,7 @@ bool match_parse_config(int argc, char **argv, MatchConfig *cfg, FILE *err) {
     cfg->concurrency = 1;
     cfg->seed = 1;
     cfg->random_plies = -1;
+    cfg->book = true;
     cfg->adj.max_plies = 1000;
     cfg->movetimeout_ms = 30000;
     cfg->shard = cfg->nshards = 1;

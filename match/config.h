@@ -28,7 +28,8 @@ typedef struct MatchConfig {
     int concurrency;
     uint64_t seed;
     int random_plies;
-    char openings_path[512]; // empty: random openings
+    bool book;               // the variant's opening book (match/book.h), the default
+    char openings_path[512]; // empty: the book or random openings
     Adjudication adj;
     int64_t timemargin_ms, movetimeout_ms;
     bool sprt;

@@ -16,6 +16,7 @@
 #include "engine/core/random.h"
 #include "engine/mill/game.h"
 #include "engine/mill/variant.h"
+#include "match/book.h"
 #include "match/config.h"
 #include "match/opening.h"
 #include "match/referee.h"
@@ -166,13 +167,9 @@ static void *worker(void *arg) {
     return NULL;
 }
 
-// Read an openings file: one opening per non-blank line not starting with '#'.
-static Opening *load_openings(const char *path, int *n, FILE *err) {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(err, "tabula match: cannot read '%s': %s\n", path, strerror(errno));
-        return NULL;
-    }
+// Read openings, one per non-blank line not starting with '#', from f (closed here); name
+// says where they come from in messages.
+static Opening *read_openings(FILE *f, const char *path, int *n, FILE *err) {
     Opening *list = NULL;
     int cap = 0, lineno = 0;
     *n = 0;
@@ -214,8 +211,30 @@ static Opening *load_openings(const char *path, int *n, FILE *err) {
     return list;
 }
 
+// The openings of cfg: its file, or the variant's book; NULL after reporting an error.
+static Opening *load_openings(const MatchConfig *cfg, const char *name, int *n, FILE *err) {
+    if (!cfg->book) {
+        FILE *f = fopen(cfg->openings_path, "r");
+        if (!f) {
+            fprintf(err, "tabula match: cannot read '%s': %s\n", name, strerror(errno));
+            return NULL;
+        }
+        return read_openings(f, name, n, err);
+    }
+    size_t len;
+    const char *text = book_text(cfg->variant, &len);
+    FILE *f = text ? fmemopen((void *)text, len, "r") : NULL;
+    if (!f) {
+        fprintf(err, "tabula match: %s has no opening book (use --openings random:PLIES)\n",
+                cfg->variant);
+        return NULL;
+    }
+    return read_openings(f, name, n, err);
+}
+
 // Check every opening against the variant's rules before any game starts.
-static bool check_openings(const MatchConfig *cfg, const Opening *list, int n, FILE *err) {
+static bool check_openings(const MatchConfig *cfg, const char *name, const Opening *list, int n,
+                           FILE *err) {
     GameSetup *s = malloc(sizeof *s);
     bool ok = s != NULL;
     for (int i = 0; ok && i < n; i++) {
@@ -226,7 +245,7 @@ static bool check_openings(const MatchConfig *cfg, const Opening *list, int n, F
         memcpy(s->opening, list[i].moves, sizeof list[i].moves);
         Error e;
         if (!referee_check_opening(s, &e)) {
-            fprintf(err, "tabula match: opening %d of %s: %s\n", i + 1, cfg->openings_path, e.msg);
+            fprintf(err, "tabula match: opening %d of %s: %s\n", i + 1, name, e.msg);
             ok = false;
         }
     }
@@ -246,9 +265,14 @@ static int run_match(const MatchConfig *cfg, FILE *out, FILE *err) {
         fprintf(err, "tabula match: more than %d games\n", MAX_GAMES);
         return 2;
     }
-    if (cfg->openings_path[0]) {
-        r.openings = load_openings(cfg->openings_path, &r.nopenings, err);
-        if (!r.openings || !check_openings(cfg, r.openings, r.nopenings, err)) {
+    if (cfg->book || cfg->openings_path[0]) {
+        char name[600];
+        if (cfg->book)
+            snprintf(name, sizeof name, "the opening book of %s", cfg->variant);
+        else
+            snprintf(name, sizeof name, "%s", cfg->openings_path);
+        r.openings = load_openings(cfg, name, &r.nopenings, err);
+        if (!r.openings || !check_openings(cfg, name, r.openings, r.nopenings, err)) {
             free(r.openings);
             return 2;
         }

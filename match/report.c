@@ -48,6 +48,7 @@ void tally_add(Tally *t, const Played *o, int g, bool pair_done) {
     t->played[o[g].white]++;
     t->played[o[g].black]++;
     t->terminations[o[g].termination]++;
+    t->white[wp == 1 ? 0 : wp == 0.5 ? 1 : 2]++;
     if (o[g].termination != TERM_NORMAL && o[g].termination != TERM_ADJUDICATION &&
         o[g].result != RESULT_DRAW)
         t->faults[o[g].result == RESULT_WHITE_WINS ? o[g].black : o[g].white][o[g].termination]++;
@@ -124,6 +125,9 @@ void match_print_report(FILE *out, const char *const *names, int nengines, const
         for (int e = 0; e < nengines; e++)
             fprintf(out, "  %-24s %6.1f / %d\n", names[e], t->points[e], t->played[e]);
     }
+    if (t->games)
+        fprintf(out, "colours: White +%d =%d -%d, White's score %.1f%%\n", t->white[0], t->white[1],
+                t->white[2], 100.0 * (t->white[0] + 0.5 * t->white[1]) / t->games);
     fprintf(out, "terminations:");
     for (int k = 0; k < TERM_COUNT; k++)
         if (t->terminations[k])
@@ -166,6 +170,8 @@ bool match_write_json(const char *path, const MatchConfig *cfg, const char *cons
     char spec[600];
     if (cfg->openings_path[0])
         snprintf(spec, sizeof spec, "file:%s", cfg->openings_path);
+    else if (cfg->book)
+        snprintf(spec, sizeof spec, "book");
     else
         snprintf(spec, sizeof spec, "random:%d", cfg->random_plies);
     json_write_string(f, spec);
@@ -417,9 +423,10 @@ int match_merge(int argc, char **argv, FILE *out, FILE *err) {
     cfg->seed = (uint64_t)json_number(d, "seed", 0);
     const char *spec = json_string(d, "openings", "");
     long long plies;
+    cfg->book = !strcmp(spec, "book");
     if (!strncmp(spec, "file:", 5))
         snprintf(cfg->openings_path, sizeof cfg->openings_path, "%s", spec + 5);
-    else
+    else if (!cfg->book)
         cfg->random_plies = parse_integer(spec + 7, 0, OPENING_MAX_PLIES, &plies) ? (int)plies : 0;
     const Json *js = json_get(d, "sprt");
     if (!sprt_given && js) {

@@ -34,6 +34,7 @@ typedef struct Tally {
     int played[MAX_ENGINES];
     int faults[MAX_ENGINES][TERM_COUNT]; // games lost by each termination other than normal
     int terminations[TERM_COUNT];
+    int white[3]; // games won by White, drawn, won by Black
     int games;
 } Tally;
 

@@ -1,6 +1,7 @@
 // The only main(): dispatches a subcommand to its front end (protocol/cli.h, match/match.h,
 // protocol/external.h), or runs the protocol loop on stdin and stdout.
 #include "engine/core/bench.h"
+#include "match/book.h"
 #include "match/match.h"
 #include "protocol/cli.h"
 #include "protocol/external.h"
@@ -34,6 +35,11 @@ static const char USAGE[] =
     "  match --engine cmd=... --engine cmd=... [options]\n"
     "        play engines against each other, refereed by tabula's rules (mill variants);\n"
     "        'tabula match --help' lists the options\n"
+    "  openings VARIANT [--seed N] [--count N] [--plies N] [--depth D] [--window CP]\n"
+    "        [--out FILE]\n"
+    "        make a balanced opening book for tabula match: random openings of N plies,\n"
+    "        kept when their exact value is a draw (solved variants) or a search of depth D\n"
+    "        scores them within +-CP centi-men\n"
     "  solve VARIANT [--men M] [--out FILE] [--threads N]\n"
     "        solve a variant of the 9-, 16- or 17-point board by retrograde analysis into\n"
     "        FILE (default VARIANT.tdb; an unfinished FILE is resumed) with N threads\n"
@@ -80,6 +86,8 @@ int main(int argc, char **argv) {
             return cli_perft(argc - 2, argv + 2);
         if (!strcmp(argv[1], "match"))
             return match_main(argc - 2, argv + 2, stdout, stderr);
+        if (!strcmp(argv[1], "openings"))
+            return book_main(argc - 2, argv + 2, stdout, stderr);
         if (!strcmp(argv[1], "solve"))
             return cli_solve(argc - 2, argv + 2);
         if (!strcmp(argv[1], "bench"))
