@@ -1,7 +1,8 @@
 // The parts of the command loop that its files share: protocol/uci.c holds the command table
 // and the loop; options.c the engine's options, the handshakes and setoption; position.c the
 // game record, position, a person's commands and query; go.c the search thread and go;
-// extras.c the engine's own commands. Nothing outside protocol/ includes this.
+// extras.c the engine's own commands; ubgi.c the UBGI dialect. Nothing outside protocol/ includes
+// this.
 #ifndef PROTOCOL_COMMAND_H
 #define PROTOCOL_COMMAND_H
 
@@ -83,5 +84,11 @@ void cmd_moves(Uci *u, const Tokens *t);
 void cmd_eval(Uci *u, const Tokens *t);
 void cmd_analyze(Uci *u, const Tokens *t);
 void cmd_quit(Uci *u, const Tokens *t);
+void cmd_ubgi(Uci *u, const Tokens *t);
+
+// The UBGI dialect: its state at its defaults (the dialect off); execute one line in it, false
+// when the line belongs to the command table (`uci` and `ugi`, which leave the dialect).
+void ubgi_reset(Uci *u);
+bool ubgi_execute(Uci *u, const Tokens *t);
 
 #endif

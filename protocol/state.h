@@ -34,6 +34,17 @@ typedef struct UciRecord {
     int nmoves, cap;
 } UciRecord;
 
+// The UBGI dialect's own state (protocol/ubgi.c): its position and dice are set on the game
+// before each search, so that a dialect switch keeps the position.
+typedef struct UbgiState {
+    bool on;                          // the UBGI dialect: `ubgi` was the last handshake
+    char position[GAME_POSITION_MAX]; // gnubg's ID pair with the dice cleared; "" until set
+    int dice[2];                      // larger first; 0 0 until set
+    int ply;                          // engine.ply: plies counting the root (1 = 0-ply)
+    int movetime;                     // engine.movetime: ms per decision, 0 for none
+    bool info;                        // engine.info: info lines during a search
+} UbgiState;
+
 typedef struct Uci {
     Output *out;
     const GameFamily *family;
@@ -41,6 +52,7 @@ typedef struct Uci {
     bool quit;
     bool ugi;                      // the UGI dialect: `ugi` was the last handshake
     bool debug;                    // `debug on`: extra `info string` diagnostics
+    UbgiState ubgi;                // the UBGI dialect and its state
     int options[UCI_OPTION_COUNT]; // current values; checks are 0 or 1
     int64_t received_us;           // when the command being executed was read
     UciRecord record;

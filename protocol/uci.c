@@ -4,7 +4,7 @@
 // into SearchLimits and hands them to a search thread, which reports through the hooks and
 // prints the one bestmove; everything goes through the locked Output writer. The game is also
 // kept as a record (start and turns) so that a person's `move`, `undo` and `play` work on top
-// of `position`.
+// of `position`. After `ubgi` the lines go to protocol/ubgi.c instead, but for `uci` and `ugi`.
 #include "protocol/uci.h"
 
 #include "engine/core/clock.h"
@@ -30,6 +30,8 @@ static const Command COMMANDS[] = {
      "identify, list the options, answer uciok; the UCI dialect"},
     {"ugi",        cmd_ugi,        false, "ugi",
      "as uci, answering ugiok; the UGI dialect (bestmove without ponder)"},
+    {"ubgi",       cmd_ubgi,       true,  "ubgi",
+     "the UBGI dialect for backgammon controllers (docs/protocol.md); uci or ugi leaves it"},
     {"isready",    cmd_isready,    false, "isready",
      "answer readyok (at once, also while searching)"},
     {"debug",      cmd_debug,      false, "debug on|off",
@@ -120,6 +122,7 @@ bool uci_init(Uci *u, Output *out) {
     u->quit = false;
     u->ugi = false;
     u->debug = false;
+    ubgi_reset(u);
     options_reset(u);
     u->received_us = 0;
     u->record = (UciRecord){NULL, NULL, 0, 0};
@@ -156,7 +159,7 @@ bool uci_execute(Uci *u, const char *line) {
         reply_error(u, "out of memory");
         return !u->quit;
     }
-    if (t.n > 0 && t.v[0][0] != '#') {
+    if (t.n > 0 && t.v[0][0] != '#' && !(u->ubgi.on && ubgi_execute(u, &t))) {
         const Command *c = find_command(t.v[0]);
         if (c) {
             if (c->stops)

@@ -46,6 +46,7 @@ typedef struct Row {
 static const Row ROWS[] = {
     {"uci",                                  "id |option |uciok",  ERR_NEVER,  false},
     {"ugi",                                  "id |option |ugiok",  ERR_NEVER,  false},
+    {"ubgi",                                 "id |proto |ubgiok",  ERR_NEVER,  false},
     {"isready",                              "readyok",            ERR_NEVER,  false},
     {"isready now",                          "readyok",            ERR_NEVER,  false},
     {"debug on",                             "",                   ERR_NEVER,  false},

@@ -29,5 +29,6 @@ Suite *bgformats_suite(void);
 Suite *tb_suite(void);
 Suite *bgnet_suite(void);
 Suite *conformance_suite(void);
+Suite *ubgi_suite(void);
 
 #endif
