@@ -193,8 +193,9 @@ static void print_report(const BgRunner *r, const BgTally *t) {
     const MatchConfig *cfg = r->cfg;
     const char *a = cfg->engine[0].name, *b = cfg->engine[1].name;
     fprintf(r->out, "\nbackgammon %s, %s vs %s: %d %s, %d duplicate pairs\n",
-            cfg->length ? "matches" : cfg->jacoby ? "money play (Jacoby on)"
-                                                  : "money play (Jacoby off)",
+            cfg->length   ? "matches"
+            : cfg->jacoby ? "money play (Jacoby on)"
+                          : "money play (Jacoby off)",
             a, b, t->units, cfg->length ? "matches" : "games", t->points.pairs);
     if (cfg->length) {
         fprintf(r->out, "  matches to %d points (Crawford rule)\n", cfg->length);
@@ -217,8 +218,7 @@ static void print_report(const BgRunner *r, const BgTally *t) {
     fprintf(r->out, "terminations:");
     for (int k = 0; k < TERM_COUNT; k++)
         if (t->terminations[k])
-            fprintf(r->out, " %s %d", referee_termination_name((Termination)k),
-                    t->terminations[k]);
+            fprintf(r->out, " %s %d", referee_termination_name((Termination)k), t->terminations[k]);
     fprintf(r->out, "\n");
     for (int u = 0; u < r->nunits; u++) {
         const BgOutcome *o = &r->outcome[u];
@@ -234,8 +234,8 @@ static void write_match(FILE *f, const BgRunner *r, int u) {
     int a = u & 1;
     fprintf(f, " %d point match\n\n", cfg->length);
     for (int g = 0; g < o->ngames; g++)
-        bg_mat_write_game(f, g + 1, cfg->engine[0].name, o->game[g].score[a],
-                          cfg->engine[1].name, o->game[g].score[!a], o->game[g].moves);
+        bg_mat_write_game(f, g + 1, cfg->engine[0].name, o->game[g].score[a], cfg->engine[1].name,
+                          o->game[g].score[!a], o->game[g].moves);
 }
 
 // Write the .mat file(s); false when one cannot be written.
@@ -255,8 +255,8 @@ static bool write_mat(const BgRunner *r, FILE *err) {
                 continue;
             const BgOutcome *o = &r->outcome[u];
             int a = u & 1;
-            bg_mat_write_game(f, ++n, cfg->engine[0].name, score[0], cfg->engine[1].name,
-                              score[1], o->ngames ? o->game[0].moves : NULL);
+            bg_mat_write_game(f, ++n, cfg->engine[0].name, score[0], cfg->engine[1].name, score[1],
+                              o->ngames ? o->game[0].moves : NULL);
             score[0] += o->points[a];
             score[1] += o->points[!a];
         }

@@ -62,14 +62,14 @@ typedef struct Ref {
     int64_t clock_us[2];
     int moves_made[2];
     BgPosition pos;
-    char start[64];                    // the game's start as `<PositionID>:<MatchID>`
-    char (*tok)[TOKEN_MAX];            // the game's tokens so far
+    char start[64];         // the game's start as `<PositionID>:<MatchID>`
+    char (*tok)[TOKEN_MAX]; // the game's tokens so far
     int ntok;
-    FILE *mat;   // the move lines of the game being played
-    char *text;  // its buffer
+    FILE *mat;  // the move lines of the game being played
+    char *text; // its buffer
     size_t tlen;
-    int cell;    // cells written in the game: even left, odd right
-    bool over;   // the match ended by a fault
+    int cell;  // cells written in the game: even left, odd right
+    bool over; // the match ended by a fault
 } Ref;
 
 // The player (gnubg's numbering) an engine plays: engine 0 is X, player 1.

@@ -361,8 +361,8 @@ static bool is_option(const char *arg, const char *name) {
 // Check the options that backgammon takes or refuses: two engines, no mill-only option; the
 // backgammon options only with backgammon.
 static bool check_backgammon(const MatchConfig *cfg, int argc, char **argv, FILE *err) {
-    static const char *const MILL_ONLY[] = {"--pgn",  "--json",  "--openings", "--sprt",
-                                            "--draw", "--resign", "--gauntlet", "--shard",
+    static const char *const MILL_ONLY[] = {"--pgn",      "--json",   "--openings", "--sprt",
+                                            "--draw",     "--resign", "--gauntlet", "--shard",
                                             "--maxplies", NULL};
     static const char *const BG_ONLY[] = {"--length", "--jacoby", "--mat", NULL};
     bool bg = !strcmp(cfg->variant, "backgammon");
