@@ -211,8 +211,8 @@ static void print_report(const BgRunner *r, const BgTally *t) {
         fprintf(r->out, "  %s: %s points per game (95%%, one sample per pair)\n", a, pts);
         fprintf(r->out, "  %s won %d games and %d points, %s won %d games and %d points\n", a,
                 t->a_wins, t->a_points, b, t->b_wins, t->b_points);
-        fprintf(r->out, "  single games %d, gammons %d, backgammons %d, dropped doubles %d\n",
-                t->kinds[1], t->kinds[2], t->kinds[3], t->drops);
+        fprintf(r->out, "  games played out: single %d, gammon %d, backgammon %d\n", t->kinds[1],
+                t->kinds[2], t->kinds[3]);
     }
     fprintf(r->out, "  doubles offered %d, dropped %d\n", t->doubles, t->drops);
     fprintf(r->out, "terminations:");

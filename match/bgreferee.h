@@ -32,7 +32,7 @@ typedef struct BgSetup {
     const char *log_tag;
 } BgSetup;
 
-// One game of a money session or a match as the .mat file writes it.
+// One money game, or one game of a match, as the .mat file writes it.
 typedef struct BgGameText {
     int score[2]; // each engine's score before the game (match play)
     char *moves;  // the move lines (malloc'ed)

@@ -26,7 +26,7 @@ const char MATCH_USAGE[] =
     "  option.NAME=VALUE  sent as 'setoption name NAME value VALUE'\n"
     "\n"
     "options:\n"
-    "  --variant ID         the variant (default nine)\n"
+    "  --variant ID         the variant (default nine; backgammon: see below)\n"
     "  --games N            games per pairing, rounded up to a whole number of pairs (default 2)\n"
     "  --gauntlet           the first engine against each other one (default: round robin)\n"
     "  --openings random:PLIES | file:PATH\n"
