@@ -222,7 +222,7 @@ static bool take_variant(Args *a, const char *id, MatchConfig *cfg) {
         return true;
     }
     if (registry_find(id)) {
-        args_fail(a, "the match runner referees the mill variants only, not %s", id);
+        args_fail(a, "the match runner referees the mill variants and backgammon, not %s", id);
         return false;
     }
     char known[512];
