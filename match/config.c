@@ -4,6 +4,7 @@
 #include "engine/core/registry.h"
 #include "engine/mill/game.h"
 #include "engine/mill/variant.h"
+#include "match/bgreferee.h"
 #include "match/opening.h"
 
 #include <math.h>
@@ -25,7 +26,7 @@ const char MATCH_USAGE[] =
     "  option.NAME=VALUE  sent as 'setoption name NAME value VALUE'\n"
     "\n"
     "options:\n"
-    "  --variant ID         the variant (default nine)\n"
+    "  --variant ID         the variant (default nine; backgammon: see below)\n"
     "  --games N            games per pairing, rounded up to a whole number of pairs (default 2)\n"
     "  --gauntlet           the first engine against each other one (default: round robin)\n"
     "  --openings book | random:PLIES | file:PATH\n"
@@ -54,7 +55,15 @@ const char MATCH_USAGE[] =
     "  --json FILE          write the summary, with every game, as JSON\n"
     "  --log FILE           write every line sent to and read from the engines\n"
     "  --quiet              no progress line per game\n"
-    "  --merge FILE...      combine the JSON summaries of shards into one report\n";
+    "  --merge FILE...      combine the JSON summaries of shards into one report\n"
+    "\n"
+    "backgammon (--variant backgammon, two engines; docs/match.md):\n"
+    "  --length N           matches to N points with the Crawford rule (default: money play;\n"
+    "                       --games counts whole matches)\n"
+    "  --jacoby on|off      the Jacoby rule in money play (default on)\n"
+    "  --mat FILE           write the games as a Jellyfish .mat file (money play: one file;\n"
+    "                       matches: FILE-1.mat, FILE-2.mat, ... with .mat stripped from FILE)\n"
+    "  --seed N             also seeds the dice; both games of a pair get the same dice\n";
 
 // Read a whole decimal number of seconds, at least 0, as milliseconds.
 static bool seconds_ms(const char *s, int64_t *ms) {
@@ -207,14 +216,14 @@ static bool parse_adjudication(Args *a, bool draw, Adjudication *adj) {
     return true;
 }
 
-// Check and take the variant: the referee knows the rules of the mill variants only.
+// Check and take the variant: the mill variants and backgammon.
 static bool take_variant(Args *a, const char *id, MatchConfig *cfg) {
-    if (variant_find(id) && strlen(id) < sizeof cfg->variant) {
+    if ((variant_find(id) || !strcmp(id, "backgammon")) && strlen(id) < sizeof cfg->variant) {
         snprintf(cfg->variant, sizeof cfg->variant, "%s", id);
         return true;
     }
     if (registry_find(id)) {
-        args_fail(a, "the match runner referees the mill variants only, not %s", id);
+        args_fail(a, "the match runner referees the mill variants and backgammon, not %s", id);
         return false;
     }
     char known[512];
@@ -325,6 +334,16 @@ static bool read_options(Args *a, MatchConfig *cfg, const char **each, int *neac
             if (v && !take_openings(a, v, cfg))
                 return false;
             v = NULL;
+        } else if (args_int(a, "--length", 1, BG_MAX_LENGTH, &cfg->length) ||
+                   args_string(a, "--mat", &cfg->mat_path)) {
+        } else if (args_string(a, "--jacoby", &v)) {
+            if (v && strcmp(v, "on") && strcmp(v, "off")) {
+                args_fail(a, "--jacoby takes on or off");
+                return false;
+            }
+            if (v)
+                cfg->jacoby = !strcmp(v, "on");
+            v = NULL;
         } else if (args_string(a, "--shard", &v)) {
             if (v && !take_shard(a, v, cfg))
                 return false;
@@ -338,6 +357,40 @@ static bool read_options(Args *a, MatchConfig *cfg, const char **each, int *neac
     return !a->failed;
 }
 
+// Whether arg is the option name, alone or as name=value.
+static bool is_option(const char *arg, const char *name) {
+    size_t n = strlen(name);
+    return !strncmp(arg, name, n) && (arg[n] == '\0' || arg[n] == '=');
+}
+
+// Check the options that backgammon takes or refuses: two engines, no mill-only option; the
+// backgammon options only with backgammon.
+static bool check_backgammon(const MatchConfig *cfg, int argc, char **argv, FILE *err) {
+    static const char *const MILL_ONLY[] = {"--pgn",      "--json",   "--openings", "--sprt",
+                                            "--draw",     "--resign", "--gauntlet", "--shard",
+                                            "--maxplies", NULL};
+    static const char *const BG_ONLY[] = {"--length", "--jacoby", "--mat", NULL};
+    bool bg = !strcmp(cfg->variant, "backgammon");
+    const char *const *refused = bg ? MILL_ONLY : BG_ONLY;
+    for (int i = 0; i < argc; i++)
+        for (int k = 0; refused[k]; k++)
+            if (is_option(argv[i], refused[k])) {
+                fprintf(err, "tabula match: %s is for %s matches only\n", refused[k],
+                        bg ? "mill" : "backgammon");
+                return false;
+            }
+    if (bg && cfg->nengines != 2) {
+        fprintf(err, "tabula match: backgammon matches take exactly two engines\n");
+        return false;
+    }
+    for (int i = 0; bg && cfg->length && i < argc; i++)
+        if (is_option(argv[i], "--jacoby")) {
+            fprintf(err, "tabula match: --jacoby is for money play (without --length)\n");
+            return false;
+        }
+    return true;
+}
+
 bool match_parse_config(int argc, char **argv, MatchConfig *cfg, FILE *err) {
     memset(cfg, 0, sizeof *cfg);
     snprintf(cfg->variant, sizeof cfg->variant, "nine");
@@ -349,6 +402,7 @@ bool match_parse_config(int argc, char **argv, MatchConfig *cfg, FILE *err) {
     cfg->adj.max_plies = 1000;
     cfg->movetimeout_ms = 30000;
     cfg->shard = cfg->nshards = 1;
+    cfg->jacoby = true;
     const char *each[MAX_SETTINGS], *own[MAX_ENGINES][MAX_SETTINGS];
     int neach = 0, nown[MAX_ENGINES] = {0};
     Args a;
@@ -388,7 +442,9 @@ bool match_parse_config(int argc, char **argv, MatchConfig *cfg, FILE *err) {
                 snprintf(cfg->engine[e].name, sizeof cfg->engine[e].name, "%.47s-%d", base, e + 1);
                 f = -1; // check the new name against all again
             }
-    if (cfg->random_plies < 0) {
+    if (!check_backgammon(cfg, argc, argv, err))
+        return false;
+    if (cfg->random_plies < 0 && variant_find(cfg->variant)) {
         const Variant *v = variant_find(cfg->variant);
         cfg->random_plies = v->men < 9 ? v->men - 1 : 8;
     }

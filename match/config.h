@@ -37,6 +37,11 @@ typedef struct MatchConfig {
     int shard, nshards;
     const char *pgn_path, *json_path, *log_path;
     bool quiet;
+    // Backgammon: a match to length points (0: money play), the Jacoby rule in money play,
+    // the .mat file.
+    int length;
+    bool jacoby;
+    const char *mat_path;
 } MatchConfig;
 
 // Parse the command line of a match (not --merge) into cfg; false after printing the reason on

@@ -17,6 +17,7 @@
 #include "engine/mill/game.h"
 #include "engine/mill/variant.h"
 #include "match/book.h"
+#include "match/bgmatch.h"
 #include "match/config.h"
 #include "match/opening.h"
 #include "match/referee.h"
@@ -255,6 +256,8 @@ static bool check_openings(const MatchConfig *cfg, const char *name, const Openi
 
 // Play the match of cfg: the schedule, the workers, the report and the summary.
 static int run_match(const MatchConfig *cfg, FILE *out, FILE *err) {
+    if (!strcmp(cfg->variant, "backgammon"))
+        return bgmatch_run(cfg, out, err);
     Runner r = {.cfg = cfg, .out = out};
     for (int e = 0; e < cfg->nengines; e++)
         r.names[e] = cfg->engine[e].name;

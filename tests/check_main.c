@@ -18,6 +18,7 @@ int main(void) {
     srunner_add_suite(sr, referee_suite());
     srunner_add_suite(sr, match_suite());
     srunner_add_suite(sr, book_suite());
+    srunner_add_suite(sr, bgmatch_suite());
     srunner_add_suite(sr, solve_suite());
     srunner_add_suite(sr, backgammon_suite());
     srunner_add_suite(sr, bgformats_suite());

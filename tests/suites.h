@@ -21,6 +21,7 @@ Suite *stats_suite(void);
 Suite *referee_suite(void);
 Suite *match_suite(void);
 Suite *book_suite(void);
+Suite *bgmatch_suite(void);
 Suite *solve_suite(void);
 Suite *backgammon_suite(void);
 // The backgammon suite's test cases in check_bgcube.c.
