@@ -226,6 +226,8 @@ static bool canonical_play(Uci *u, const int dice[2], const char *text, char *ou
     pthread_mutex_unlock(&u->game_lock);
     const char *one[1] = {token};
     bool ok = u->family->set_position(g, pos, one, 1, err);
+    if (!ok && !strncmp(err->msg, "move 1, ", 8)) // the one turn played: no need to count
+        memmove(err->msg, err->msg + 8, strlen(err->msg + 8) + 1);
     char **moves = NULL;
     int count = ok ? uci_legal_moves(u, &moves) : 0;
     if (ok) {
