@@ -405,8 +405,10 @@ static bool is_bare_move(Uci *u, const char *line) {
     for (int i = 0; (name = uci_command_name(i)); i++)
         if (strlen(name) == len && !strncmp(name, line, len))
             return false;
-    if ((u->family->capabilities & GAME_HAS_DICE) && looks_like_play(line))
-        return true;
+    bool cube = (len == 6 && !strncmp(line, "double", 6)) ||
+                (len == 4 && !strncmp(line, "take", 4)) || (len == 4 && !strncmp(line, "drop", 4));
+    if ((u->family->capabilities & GAME_HAS_DICE) && (looks_like_play(line) || cube))
+        return true; // move plays it or says why it cannot be played now
     char **moves;
     int n = uci_legal_moves(u, &moves);
     bool found = false;

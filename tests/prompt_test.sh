@@ -307,6 +307,9 @@ run '8/5 6/5' '^ \+12-11-10--9--8--7-------6--5--4--3--2--1-\+   X: 163 pips' &&
     printf '%s\n' "$OUT" | grep -q '^O (player 0) on roll, dice not rolled' &&
     pass "backgammon: after X's play, X is still at the bottom and O is on roll" ||
     fail "backgammon: after X's play, X is still at the bottom and O is on roll"
+run 'take' "^info string error: cannot play 'take': .*no double was offered" &&
+    pass "backgammon: a bare 'take' without a double says why" ||
+    fail "backgammon: a bare 'take' without a double says why"
 run 'roll 77' "^info string error: usage: roll" &&
     pass "backgammon: 'roll 77' is refused" || fail "backgammon: 'roll 77' is refused"
 
