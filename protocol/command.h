@@ -46,6 +46,20 @@ void record_pop(UciRecord *r);
 bool record_make(UciRecord *r, const char *fen, const Tokens *t, int from);
 // Set the game to the record's start and its first n turns; all or nothing.
 bool record_replay(Uci *u, int n, Error *err);
+// Add a turn to the record and play it, under the game lock; all or nothing.
+bool record_play(Uci *u, const char *turn, Error *err);
+
+// Dice, in a family with GAME_HAS_DICE.
+typedef enum DiceStage { DICE_TO_ROLL, DICE_ROLLED, DICE_DOUBLED, DICE_OVER } DiceStage;
+bool has_dice(const Uci *u);
+// Throw two dice (1..6 each) from the engine's generator (`roll seed <n>`, else the clock).
+void dice_throw(int d[2]);
+// Where the game stands; the dice, larger first, when they are rolled (else 0 0).
+DiceStage dice_stage(const Uci *u, int dice[2]);
+// Whether a person's text reads as a play (`8/5 6/5`, `bar/22*`) rather than a command.
+bool looks_like_play(const char *text);
+// The turn token a person's text names, into out: a play in gnubg's form made legal token.
+bool person_turn(Uci *u, const char *text, char *out, size_t n, Error *err);
 
 // The engine's options.
 void options_reset(Uci *u);
@@ -73,6 +87,7 @@ void cmd_position(Uci *u, const Tokens *t);
 void cmd_move(Uci *u, const Tokens *t);
 void cmd_undo(Uci *u, const Tokens *t);
 void cmd_play(Uci *u, const Tokens *t);
+void cmd_roll(Uci *u, const Tokens *t);
 void cmd_go(Uci *u, const Tokens *t);
 void cmd_stop(Uci *u, const Tokens *t);
 void cmd_ponderhit(Uci *u, const Tokens *t);

@@ -42,6 +42,65 @@ static void play_move(Uci *u, const char *move) {
         reply_error(u, "play: the move could not be played");
 }
 
+// Tell a dice family's turn in words: what `play` did, and the result when it ended the game.
+static void tell_turn(Uci *u, const char *move, const int rolled[2]) {
+    char words[200], reason[160];
+    const char *colon = strchr(move, ':');
+    if (colon) {
+        char play[96], what[112];
+        snprintf(play, sizeof play, "%s", colon + 1);
+        for (char *c = play; (c = strchr(c, ','));)
+            *c = ' ';
+        if (!strcmp(play, "-"))
+            snprintf(what, sizeof what, "cannot move");
+        else
+            snprintf(what, sizeof what, "plays %s", play);
+        if (rolled)
+            snprintf(words, sizeof words, "tabula rolls %d-%d and %s", rolled[0], rolled[1], what);
+        else
+            snprintf(words, sizeof words, "tabula %s (%c-%c)", what, move[0], move[1]);
+    } else if (!strcmp(move, "double")) {
+        snprintf(words, sizeof words, "tabula doubles: take or drop");
+    } else if (!strcmp(move, "take") || !strcmp(move, "drop")) {
+        snprintf(words, sizeof words, "tabula %ss the double", move);
+    } else {
+        snprintf(words, sizeof words, "tabula plays %s", move);
+    }
+    pthread_mutex_lock(&u->game_lock);
+    GameResult r = u->family->result(u->game, reason, sizeof reason);
+    pthread_mutex_unlock(&u->game_lock);
+    if (r != RESULT_NONE)
+        output_line(u->out, "%s; game over: %s", words, reason);
+    else
+        output_line(u->out, "%s", words);
+}
+
+// A `play` search's whole turn. Its move goes on the board; in a dice family, a move `roll`
+// (no double) throws the dice and a second search, on a fresh clock, chooses the play; the
+// turn is told in words.
+static void play_turn(Uci *u, SearchResult *res) {
+    int rolled[2];
+    bool threw = false;
+    if (has_dice(u) && !strcmp(res->best, "roll")) {
+        char turn[8];
+        dice_throw(rolled);
+        if (rolled[0] < rolled[1]) {
+            int d = rolled[0];
+            rolled[0] = rolled[1];
+            rolled[1] = d;
+        }
+        snprintf(turn, sizeof turn, "%d%d", rolled[0], rolled[1]);
+        play_move(u, turn);
+        u->limits.start_us = clock_now_us();
+        u->family->search(u->game, &u->limits, &u->hooks, res);
+        threw = true;
+    }
+    if (strcmp(res->best, "(none)"))
+        play_move(u, res->best);
+    if (has_dice(u))
+        tell_turn(u, res->best, threw ? rolled : NULL);
+}
+
 // Hold the answer while the GUI still expects the search to run: under `go infinite`, and
 // while pondering, bestmove waits for stop or ponderhit, whatever the family and however soon
 // its search ended.
@@ -59,7 +118,7 @@ static void *search_main(void *arg) {
     u->family->search(u->game, &u->limits, &u->hooks, &res);
     hold_until_released(u);
     if (u->search_plays && strcmp(res.best, "(none)"))
-        play_move(u, res.best);
+        play_turn(u, &res);
     info_bestmove(&res, !u->search_ugi, line, sizeof line);
     output_line(u->out, "%s", line);
     return NULL;

@@ -1,11 +1,17 @@
-// The game record, position, a person's commands (new, move, undo, play) and query.
+// The game record, position, a person's commands (new, move, undo, play, roll) and query.
 #include "protocol/command.h"
 #include "protocol/uci.h"
 
+#include "engine/core/clock.h"
+#include "engine/core/parse.h"
+#include "engine/core/random.h"
 #include "engine/core/registry.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 // ---------------------------------------------------------------------------------------------
 // The game record: the start and the turns played, so that a turn can be taken back
@@ -150,11 +156,152 @@ void cmd_position(Uci *u, const Tokens *t) {
 // ---------------------------------------------------------------------------------------------
 // A person's commands: new, move, undo, play
 
-// move <m>: play one turn on the current position (a removal may follow as its own token).
+// Add a turn to the record and play it, under the game lock; all or nothing.
+bool record_play(Uci *u, const char *turn, Error *err) {
+    if (!record_push(&u->record, turn))
+        return error_set(err, "out of memory");
+    pthread_mutex_lock(&u->game_lock);
+    bool ok = record_replay(u, u->record.nmoves, err);
+    pthread_mutex_unlock(&u->game_lock);
+    if (!ok)
+        record_pop(&u->record);
+    return ok;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dice (families with GAME_HAS_DICE): the prompt's roll, and the throws of `play`
+
+// One generator for the process, seeded from the clock on first use or by `roll seed <n>`.
+// Only the command loop's thread and a `play` search's thread throw, never both at once: every
+// command that throws stops the search first.
+static uint64_t dice_rng;
+static bool dice_seeded;
+
+bool has_dice(const Uci *u) { return u->family->capabilities & GAME_HAS_DICE; }
+
+void dice_throw(int d[2]) {
+    if (!dice_seeded) {
+        dice_rng = (uint64_t)clock_now_us() ^ ((uint64_t)getpid() << 32);
+        dice_seeded = true;
+    }
+    for (int i = 0; i < 2; i++)
+        d[i] = 1 + (int)(random_next(&dice_rng) % 6);
+}
+
+// Where a dice family's game stands, read from its legal moves: dice[] holds the dice (larger
+// first) when they are rolled.
+DiceStage dice_stage(const Uci *u, int dice[2]) {
+    char *list = moves_text(u, NULL);
+    DiceStage st = DICE_OVER;
+    dice[0] = dice[1] = 0;
+    if (list && moves_has_word(list, "roll")) {
+        st = DICE_TO_ROLL;
+    } else if (list && moves_has_word(list, "take")) {
+        st = DICE_DOUBLED;
+    } else if (list && list[0] >= '1' && list[0] <= '6' && list[2] == ':') {
+        st = DICE_ROLLED;
+        dice[0] = list[0] - '0';
+        dice[1] = list[1] - '0';
+    }
+    free(list);
+    return st;
+}
+
+// The legal turn token for a play a person typed with the dice rolled: `8/5 6/5`, `8/5(2)`,
+// `31:8/5,6/5`, ... is played on a scratch game, and the legal token giving the same
+// position is the one kept (the record holds tokens as `moves` writes them).
+static bool canonical_play(Uci *u, const int dice[2], const char *text, char *out, size_t n,
+                           Error *err) {
+    char token[GAME_POSITION_MAX], pos[GAME_POSITION_MAX], want[GAME_POSITION_MAX];
+    char got[GAME_POSITION_MAX];
+    if (text[0] >= '1' && text[0] <= '6' && text[1] >= '1' && text[1] <= '6' && text[2] == ':')
+        snprintf(token, sizeof token, "%s", text);
+    else
+        snprintf(token, sizeof token, "%d%d:%s", dice[0], dice[1], text);
+    Game *g = u->family->create(u->family->variant(u->game));
+    if (!g)
+        return error_set(err, "out of memory");
+    pthread_mutex_lock(&u->game_lock);
+    u->family->get_position(u->game, pos, sizeof pos);
+    pthread_mutex_unlock(&u->game_lock);
+    const char *one[1] = {token};
+    bool ok = u->family->set_position(g, pos, one, 1, err);
+    if (!ok && !strncmp(err->msg, "move 1, ", 8)) // the one turn played: no need to count
+        memmove(err->msg, err->msg + 8, strlen(err->msg + 8) + 1);
+    char **moves = NULL;
+    int count = ok ? uci_legal_moves(u, &moves) : 0;
+    if (ok) {
+        u->family->get_position(g, want, sizeof want);
+        snprintf(out, n, "%s", token); // the family read it: kept as typed if nothing matches
+        for (int i = 0; i < count; i++) {
+            one[0] = moves[i];
+            if (u->family->set_position(g, pos, one, 1, err)) {
+                u->family->get_position(g, got, sizeof got);
+                if (!strcmp(got, want)) {
+                    snprintf(out, n, "%s", moves[i]);
+                    break;
+                }
+            }
+        }
+    }
+    for (int i = 0; i < count; i++)
+        free(moves[i]);
+    free(moves);
+    u->family->destroy(g);
+    return ok;
+}
+
+// Whether text reads as a backgammon play rather than a command: it starts with a point
+// (a digit) or the bar.
+bool looks_like_play(const char *text) {
+    return (text[0] >= '0' && text[0] <= '9') || !strncasecmp(text, "bar", 3);
+}
+
+// The turn a person's text names in a dice family, into out: with the dice rolled a play in
+// gnubg's form or as a token, made the legal token it amounts to; else the text itself (a
+// token the family reads: `roll`, `double`, `take`, `drop`, `31`).
+bool person_turn(Uci *u, const char *text, char *out, size_t n, Error *err) {
+    int dice[2];
+    DiceStage st = dice_stage(u, dice);
+    char *list = moves_text(u, NULL);
+    bool listed = list && moves_has_word(list, text);
+    free(list);
+    bool token = strlen(text) > 2 && text[2] == ':'; // the protocol's `31:8/5,6/5`
+    if (listed || !strchr(text, '/') || (token && st != DICE_ROLLED)) {
+        snprintf(out, n, "%s", text);
+        return true;
+    }
+    if (st == DICE_TO_ROLL)
+        return error_set(err, "roll the dice first (roll, or roll <dice> to set them)");
+    if (st == DICE_DOUBLED)
+        return error_set(err, "a double was offered: take or drop");
+    if (st == DICE_OVER)
+        return error_set(err, "the game is over");
+    return canonical_play(u, dice, text, out, n, err);
+}
+
+// move <m>: play one turn on the current position (a removal may follow as its own token; in
+// a dice family the words of one play, `move 8/5 6/5`).
 void cmd_move(Uci *u, const Tokens *t) {
-    char b1[48], msg[400];
+    char b1[48], msg[400], turn_buf[GAME_POSITION_MAX];
+    Error err;
     if (t->n < 2 || t->v[1][0] == 'x') {
-        reply_error(u, "usage: move <move>, e.g. move d6, move a1-a4, move d6xa1");
+        reply_error(u, "usage: move <move>, e.g. move d6, move a1-a4, move d6xa1, move 8/5 6/5");
+        return;
+    }
+    if (has_dice(u)) {
+        char *text = tokens_join(t, 1, t->n);
+        if (!text) {
+            reply_error(u, "out of memory");
+            return;
+        }
+        if (!person_turn(u, text, turn_buf, sizeof turn_buf, &err) ||
+            !record_play(u, turn_buf, &err)) {
+            snprintf(msg, sizeof msg, "cannot play '%s': %s (position unchanged)",
+                     text_shown(text, b1), err.msg);
+            reply_error(u, msg);
+        }
+        free(text);
         return;
     }
     for (int i = 2; i < t->n; i++)
@@ -168,7 +315,6 @@ void cmd_move(Uci *u, const Tokens *t) {
     if (turn) // "a1-a4 xd7" -> "a1-a4xd7"
         for (char *s = turn; (s = strchr(s, ' '));)
             memmove(s, s + 1, strlen(s));
-    Error err;
     if (!turn || !record_push(&u->record, turn)) {
         reply_error(u, "out of memory");
     } else if (!record_replay(u, u->record.nmoves, &err)) {
@@ -178,6 +324,74 @@ void cmd_move(Uci *u, const Tokens *t) {
         reply_error(u, msg);
     }
     free(turn);
+}
+
+// Read `31` or `13` as two dice, larger first.
+static bool read_dice(const char *s, int d[2]) {
+    if (s[0] < '1' || s[0] > '6' || s[1] < '1' || s[1] > '6' || s[2])
+        return false;
+    int a = s[0] - '0', b = s[1] - '0';
+    d[0] = a > b ? a : b;
+    d[1] = a > b ? b : a;
+    return true;
+}
+
+// roll [<dice>] | roll seed <n>: the player on roll declines to double and throws the dice
+// (random, or the dice given); with no legal play the turn passes at once. `roll seed <n>`
+// seeds the dice of later throws (roll's and play's) and throws nothing.
+void cmd_roll(Uci *u, const Tokens *t) {
+    char b1[48], msg[320], turn[16];
+    long long seed;
+    int dice[2], d[2];
+    Error err;
+    if (!has_dice(u)) {
+        snprintf(msg, sizeof msg, "roll: %s is played without dice", u->family->variant(u->game));
+        reply_error(u, msg);
+        return;
+    }
+    if (t->n == 3 && !strcmp(t->v[1], "seed")) {
+        if (!parse_integer(t->v[2], 0, LLONG_MAX, &seed)) {
+            snprintf(msg, sizeof msg, "roll seed takes a number from 0, not '%s'",
+                     text_shown(t->v[2], b1));
+            reply_error(u, msg);
+            return;
+        }
+        dice_rng = (uint64_t)seed;
+        dice_seeded = true;
+        return;
+    }
+    if (t->n > 2 || (t->n == 2 && !read_dice(t->v[1], d))) {
+        reply_error(u, "usage: roll [<dice>, e.g. roll 31] | roll seed <n>");
+        return;
+    }
+    DiceStage st = dice_stage(u, dice);
+    if (st != DICE_TO_ROLL) {
+        if (st == DICE_ROLLED)
+            snprintf(msg, sizeof msg, "roll: the dice are already rolled (%d-%d)", dice[0],
+                     dice[1]);
+        else
+            snprintf(msg, sizeof msg, "roll: %s",
+                     st == DICE_DOUBLED ? "a double was offered: take or drop"
+                                        : "the game is over");
+        reply_error(u, msg);
+        return;
+    }
+    if (t->n == 1)
+        dice_throw(d);
+    snprintf(turn, sizeof turn, "%d%d", d[0] > d[1] ? d[0] : d[1], d[0] > d[1] ? d[1] : d[0]);
+    if (!record_play(u, turn, &err)) {
+        snprintf(msg, sizeof msg, "roll: %s (position unchanged)", err.msg);
+        reply_error(u, msg);
+        return;
+    }
+    output_line(u->out, "Dice: %c-%c", turn[0], turn[1]);
+    char pass[24];
+    snprintf(pass, sizeof pass, "%s:-", turn);
+    char *list = moves_text(u, NULL);
+    bool stuck = list && !strcmp(list, pass);
+    free(list);
+    if (stuck && record_play(u, pass, &err))
+        output_line(u->out, "No legal play: the turn passes");
 }
 
 // undo: take back the last turn played since the position was set.

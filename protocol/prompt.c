@@ -9,6 +9,7 @@
 #include "protocol/prompt.h"
 
 #include "engine/core/registry.h"
+#include "protocol/command.h"
 
 #include <ctype.h>
 #include <editline/readline.h>
@@ -392,8 +393,9 @@ static bool is_command(const char *line, const char *cmd) {
     return !strncmp(line, cmd, len) && (line[len] == '\0' || isspace((unsigned char)line[len]));
 }
 
-// Whether the first word of line is a legal move of the current position and no command: a
-// person may type `d6` for `move d6`.
+// Whether line is a move and no command: a person may type `d6` for `move d6` (the first word
+// a legal move); in backgammon also a play in gnubg's form, `8/5 6/5` or `bar/22*` (move then
+// says why it is refused when it is not legal), and `double`, `take`, `drop`.
 static bool is_bare_move(Uci *u, const char *line) {
     line += strspn(line, " \t");
     size_t len = strcspn(line, " \t");
@@ -403,6 +405,10 @@ static bool is_bare_move(Uci *u, const char *line) {
     for (int i = 0; (name = uci_command_name(i)); i++)
         if (strlen(name) == len && !strncmp(name, line, len))
             return false;
+    bool cube = (len == 6 && !strncmp(line, "double", 6)) ||
+                (len == 4 && !strncmp(line, "take", 4)) || (len == 4 && !strncmp(line, "drop", 4));
+    if ((u->family->capabilities & GAME_HAS_DICE) && (looks_like_play(line) || cube))
+        return true; // move plays it or says why it cannot be played now
     char **moves;
     int n = uci_legal_moves(u, &moves);
     bool found = false;
@@ -628,8 +634,8 @@ static void foreground(bool on) {
     sigaction(SIGINT, &sa, NULL);
 }
 
-// Execute one line typed at the prompt: a bare legal move is played; the board is drawn when
-// the position changed (after a `play` search, once its bestmove is out).
+// Execute one line typed at the prompt: a bare move is played; the board is drawn when the
+// position changed (after a `play` search, once its bestmove is out).
 static void run_line(Uci *u, const char *line) {
     char before[SNAPSHOT_MAX + 32], after[SNAPSHOT_MAX + 32];
     snapshot(u, before, sizeof before);

@@ -54,7 +54,10 @@ static const Command COMMANDS[] = {
      "take back the last move played since the position was set"},
     {"play",       cmd_play,       true,  "play [<limits of go>]",
      "the engine searches (first movetime 1000, then the last limits given) and plays "
-     "its move"},
+     "its move; in backgammon its whole turn: cube, dice and play"},
+    {"roll",       cmd_roll,       true,  "roll [<dice>] | roll seed <n>",
+     "backgammon: the player on roll does not double and throws the dice (roll 31 sets "
+     "them); roll seed <n> seeds later throws"},
     {"go",         cmd_go,         true,
      "go [wtime|btime|winc|binc|p1time|p2time|p1inc|p2inc <ms>] [movestogo <n>] [depth <d>] "
      "[nodes <n>] [mate <n>] [movetime <ms>] [infinite] [ponder] [searchmoves <m1> ...]",

@@ -77,8 +77,13 @@ static const Row ROWS[] = {
     {"move zz9",                             "",                   ERR_ALWAYS, false},
     {"move",                                 "",                   ERR_ALWAYS, false},
     {"undo",                                 "",                   ERR_MAY,    false},
-    {"play depth 1",                         SEARCH,               ERR_NEVER,  false},
+    {"play depth 1",                         SEARCH "|tabula ",    ERR_NEVER,  false},
     {"play depth x",                         "",                   ERR_ALWAYS, false},
+    {"roll",                                 "Dice: |No legal play", ERR_MAY,  false},
+    {"roll 31",                              "Dice: |No legal play", ERR_MAY,  false},
+    {"roll seed 7",                          "",                   ERR_MAY,    false},
+    {"roll 71",                              "",                   ERR_ALWAYS, false},
+    {"roll seed x",                          "",                   ERR_ALWAYS, false},
     {"go depth 1",                           SEARCH,               ERR_NEVER,  false},
     {"go nodes 200",                         SEARCH,               ERR_NEVER,  false},
     {"go movetime 20",                       SEARCH,               ERR_NEVER,  false},
@@ -325,9 +330,9 @@ START_TEST(test_members) {
         ck_assert(f->search && f->eval && f->set_hash && f->clear_hash);
         ck_assert_msg(!(f->capabilities & GAME_CAN_ANALYZE) == !f->analyze,
                       "%s: analyze and its capability disagree", f->name);
-        ck_assert_msg(
-            !(f->capabilities & ~(unsigned)(GAME_CAN_ANALYZE | GAME_CAN_ROLLOUT | GAME_CAN_SOLVE)),
-            "%s: an unknown capability", f->name);
+        ck_assert_msg(!(f->capabilities & ~(unsigned)(GAME_CAN_ANALYZE | GAME_CAN_ROLLOUT |
+                                                      GAME_CAN_SOLVE | GAME_HAS_DICE)),
+                      "%s: an unknown capability", f->name);
         // Every variant is the registry's and the family's.
         for (int v = 0; f->variant_id(v); v++)
             ck_assert_ptr_eq(registry_find(f->variant_id(v)), f);

@@ -24,6 +24,7 @@ int main(void) {
     srunner_add_suite(sr, bgformats_suite());
     srunner_add_suite(sr, tb_suite());
     srunner_add_suite(sr, bgnet_suite());
+    srunner_add_suite(sr, bgprompt_suite());
     srunner_add_suite(sr, conformance_suite());
     srunner_add_suite(sr, ubgi_suite());
     srunner_run_all(sr, CK_NORMAL);

@@ -1,6 +1,7 @@
 // Move notation against docs/variants.md, "Notation": format/parse round trips of every legal move,
 // `(none)`, refused tokens with their error messages, and removals written as their own token
 // in the game layer's move list.
+#include "engine/backgammon/notation.h"
 #include "engine/mill/game.h"
 #include "engine/mill/movegen.h"
 #include "engine/mill/notation.h"
@@ -321,6 +322,87 @@ START_TEST(test_split_removals) {
 }
 END_TEST
 
+// ---------------------------------------------------------------------------------------------
+// Backgammon plays as a person types them (gnubg's form, without the dice)
+
+typedef struct TypedPlay {
+    const char *text;
+    const char *segments; // "from/to ..." as read, 25 the bar and 0 off; NULL: refused
+} TypedPlay;
+
+// clang-format off
+static const TypedPlay TYPED_PLAYS[] = {
+    {"8/5 6/5",          "8/5 6/5"},
+    {"8/5,6/5",          "8/5 6/5"},
+    {"8/5, 6/5",         "8/5 6/5"},
+    {"  8/5   6/5  ",    "8/5 6/5"},
+    {"8/5(2)",           "8/5 8/5"},
+    {"6/5(2) 8/7(2)",    "6/5 6/5 8/7 8/7"},
+    {"bar/22*",          "25/22"},
+    {"Bar/22* 13/9",     "25/22 13/9"},
+    {"25/22",            "25/22"},
+    {"13/7*/5",          "13/7 7/5"},
+    {"24/20*/14(2)",     "24/20 20/14 24/20 20/14"},
+    {"6/off",            "6/0"},
+    {"5/off(2) 4/OFF",   "5/0 5/0 4/0"},
+    {"6/0",              "6/0"},
+    {"",                 NULL},
+    {"   ",              NULL},
+    {"8/",               NULL},
+    {"8",                NULL},
+    {"8/5 x",            NULL},
+    {"8/5,",             NULL},
+    {"8/5,,6/5",         NULL},
+    {"off/5",            NULL},
+    {"8/bar",            NULL},
+    {"26/20",            NULL},
+    {"0/5",              NULL},
+    {"8/5(5)",           NULL},
+    {"8/5(2",            NULL},
+    {"8/5*6/5",          NULL},
+    {"31:8/5,6/5",       NULL}, // the dice belong to a token, not to a typed play
+};
+// clang-format on
+
+START_TEST(test_typed_play) {
+    const TypedPlay *c = &TYPED_PLAYS[_i];
+    BgTurnText t;
+    Error err = {""};
+    bool ok = bg_play_parse(c->text, &t, &err);
+    if (!c->segments) {
+        ck_assert_msg(!ok, "'%s' was read", c->text);
+        ck_assert_msg(err.msg[0] && strstr(err.msg, c->text), "'%s': %s", c->text, err.msg);
+        return;
+    }
+    ck_assert_msg(ok, "'%s': %s", c->text, err.msg);
+    char got[128] = "";
+    for (int i = 0; i < t.nseg; i++)
+        snprintf(got + strlen(got), sizeof got - strlen(got), "%s%d/%d", i ? " " : "", t.from[i],
+                 t.to[i]);
+    ck_assert_str_eq(got, c->segments);
+    ck_assert(t.has_play);
+    ck_assert_int_eq(t.dice[0], 0);
+}
+END_TEST
+
+// The protocol's tokens read as before, and a token's play is read as a typed play is.
+START_TEST(test_turn_tokens_still_read) {
+    BgTurnText a, b;
+    Error err;
+    ck_assert(bg_turn_parse("31:8/5,6/5", &a, &err));
+    ck_assert(bg_play_parse("8/5 6/5", &b, &err));
+    ck_assert_int_eq(a.dice[0], 3);
+    ck_assert_int_eq(a.dice[1], 1);
+    ck_assert_int_eq(a.nseg, b.nseg);
+    ck_assert(!memcmp(a.from, b.from, sizeof a.from) && !memcmp(a.to, b.to, sizeof a.to));
+    ck_assert(bg_turn_parse("13", &a, &err) && !a.has_play && a.dice[0] == 3);
+    ck_assert(bg_turn_parse("65:-", &a, &err) && a.has_play && a.nseg == 0);
+    ck_assert(!bg_turn_parse("31:", &a, &err));
+    ck_assert(!bg_turn_parse("31:8/5,", &a, &err));
+    ck_assert(!bg_turn_parse("71:8/1", &a, &err));
+}
+END_TEST
+
 Suite *notation_suite(void) {
     Suite *s = suite_create("notation");
     TCase *tc = tcase_create("format and parse");
@@ -336,6 +418,11 @@ Suite *notation_suite(void) {
     tc = tcase_create("game move lists");
     tcase_set_timeout(tc, 10);
     tcase_add_test(tc, test_split_removals);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("backgammon plays typed");
+    tcase_add_loop_test(tc, test_typed_play, 0, (int)(sizeof TYPED_PLAYS / sizeof TYPED_PLAYS[0]));
+    tcase_add_test(tc, test_turn_tokens_still_read);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -3,7 +3,8 @@
 # typed with send-keys and the screen is read back with capture-pane. Checks completion (of
 # every family's variants), the board after a move and after a bare move, `d` in words, a
 # fresh prompt after a search's output, Ctrl-C, history across a restart (in a temporary HOME)
-# and quit.
+# and quit; then a whole game of nine and one of backgammon played as a person plays them (bare
+# moves, roll, gnubg-style plays, play), and Ctrl-C in a backgammon search.
 #
 # usage: sh tests/prompt_test.sh [path/to/tabula]    (default ./tabula)
 # Prints PASS or FAIL per check; exits 1 when one failed, 2 when it cannot run.
@@ -23,7 +24,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/tabula-prompt.XXXXXX") || exit 2
 mkdir "$TMP/home"
 # A server of our own (own socket, no user configuration) on a terminal type every system has;
 # it stays up between runs of tabula, so that a restart never races its shutdown.
-printf 'set -g default-terminal screen\nset -g exit-empty off\n' >"$TMP/tmux.conf"
+printf 'set -g default-terminal screen\nset -g exit-empty off\nset -g history-limit 50000\n' >"$TMP/tmux.conf"
 tm() { tmux -S "$TMP/socket" -f "$TMP/tmux.conf" "$@"; }
 trap 'tm kill-server >/dev/null 2>&1; rm -rf "$TMP"' EXIT
 trap 'exit 2' INT TERM HUP
@@ -177,6 +178,152 @@ keys 'isready' Enter
 check "no writable HOME: commands still run" '^readyok$' -a
 keys 'quit' Enter
 check "no writable HOME: quit leaves with exit status 0" '^exit status 0$'
+
+# ---------------------------------------------------------------------------------------------
+# Whole games, as a person plays them: only bare moves, roll and play. The person takes the
+# first legal move that `moves` lists; the engine plays at depth 1.
+
+# run LINE [REGEX]: type a line and wait (10 s) until a fresh empty prompt follows its output
+# (and, given REGEX, a line of it matches); the output is then in $OUT, the typed line first.
+# The history is cleared before, so that reading the whole pane stays quick; one awk finds the
+# last echo of the line (wrapped lines joined) and checks what follows.
+run() {
+    # The line literally (`f6` is a move, not the key F6), then Enter, in one call.
+    tm clear-history -t prompt \; send-keys -t prompt -l "$1" \; send-keys -t prompt Enter
+    i=0
+    while [ $i -lt 400 ]; do
+        if OUT=$(tm capture-pane -p -J -S - -t prompt 2>/dev/null | awk -v cmd="tabula> $1" \
+            -v re="${2:-}" '
+            { l[NR] = $0 }
+            NF { last = NR }
+            $0 == cmd || $0 == cmd " " { from = NR }
+            END {
+                if (!from || last <= from || l[last] !~ /^tabula> ?$/) exit 1
+                ok = re == ""
+                for (i = from; i <= last; i++) { print l[i]; if (re != "" && l[i] ~ re) ok = 1 }
+                exit !ok
+            }'); then
+            return 0
+        fi
+        sleep 0.02 2>/dev/null || sleep 1
+        i=$((i + 1))
+    done
+    fail "'$1' answers in time"
+    return 1
+}
+
+# The first legal move, as `moves` lists it ("(none)" when the game is over).
+first_move() {
+    run moves || return 1
+    FIRST=$(printf '%s\n' "$OUT" | sed -n 2p | awk '{ print $1 }')
+}
+
+start "$TMP/games"
+keys 'setoption name UCI_Variant value nine' Enter
+over=no
+plies=0
+while [ $plies -lt 400 ]; do
+    first_move || break
+    [ "$FIRST" = "(none)" ] && { over=yes; break; }
+    run "$FIRST" || break
+    if printf '%s\n' "$OUT" | grep -q 'error'; then
+        fail "nine: the bare move '$FIRST' is played"
+        break
+    fi
+    plies=$((plies + 1))
+    run "play depth 1" '^bestmove ' || break
+    printf '%s\n' "$OUT" | grep -q 'the game is over' && { over=yes; break; }
+    plies=$((plies + 1))
+done
+if [ $over = yes ] && run 'query gameover' '^response true$'; then
+    pass "nine: a whole game with bare moves and 'play depth 1' ($plies plies)"
+else
+    fail "nine: a whole game with bare moves and 'play depth 1' ($plies plies)"
+fi
+
+# Backgammon: the person (X) doubles at once (the engine answers), then rolls and types the
+# first legal play in gnubg's form (`8/5 6/5`, `6/5(2)`, `bar/22*`); the engine plays its
+# whole turn; a double of the engine's is taken.
+keys 'setoption name UCI_Variant value backgammon' Enter
+run 'roll seed 11'
+run 'double' '^X \(player 1\) doubled to 2' || fail "backgammon: a bare 'double' is played"
+run 'play depth 1' '^bestmove ' &&
+    printf '%s\n' "$OUT" | grep -Eq '^tabula takes the double$' &&
+    pass "backgammon: play answers a double in words ('tabula takes the double')" ||
+    fail "backgammon: play answers a double in words"
+over=no
+turns=0
+gnubg_form=no
+engine_words=no
+while [ $turns -lt 300 ]; do
+    run 'roll' '^Dice: [1-6]-[1-6]$' || break
+    if ! printf '%s\n' "$OUT" | grep -q '^No legal play'; then
+        first_move || break
+        [ "$FIRST" = "(none)" ] && { over=yes; break; }
+        PLAY=$(printf '%s\n' "$FIRST" | sed 's/^[1-6][1-6]://; s/,/ /g')
+        run "$PLAY" || break
+        if printf '%s\n' "$OUT" | grep -q 'error'; then
+            fail "backgammon: the play '$PLAY' ($FIRST) is played"
+            break
+        fi
+        case $PLAY in *' '* | *'('*) gnubg_form=yes ;; esac
+    fi
+    turns=$((turns + 1))
+    if printf '%s\n' "$OUT" | grep -q '^Game over'; then
+        over=yes
+        break
+    fi
+    run 'play depth 1' '^bestmove ' || break
+    printf '%s\n' "$OUT" | grep -Eq '^tabula (rolls [1-6]-[1-6] and (plays|cannot move)|doubles)' &&
+        engine_words=yes
+    if printf '%s\n' "$OUT" | grep -q 'game over'; then
+        over=yes
+        break
+    fi
+    if printf '%s\n' "$OUT" | grep -q '^tabula doubles'; then
+        # The person takes; the engine, still on roll, throws and plays.
+        run 'take' '^Cube: [0-9]+, owned by X' || break
+        run 'play depth 1' '^bestmove ' || break
+        if printf '%s\n' "$OUT" | grep -q 'game over'; then
+            over=yes
+            break
+        fi
+    fi
+done
+if [ $over = yes ] && run 'query gameover' '^response true$'; then
+    pass "backgammon: a whole game with roll, bare plays and 'play depth 1' ($turns turns)"
+else
+    fail "backgammon: a whole game with roll, bare plays and 'play depth 1' ($turns turns)"
+fi
+[ $gnubg_form = yes ] && pass "backgammon: plays typed in gnubg's form (spaces, (n))" ||
+    fail "backgammon: plays typed in gnubg's form (spaces, (n))"
+[ $engine_words = yes ] && pass "backgammon: play tells its roll and play in words" ||
+    fail "backgammon: play tells its roll and play in words"
+
+# The board keeps X at the bottom whoever is on roll.
+run 'new'
+run 'roll 31'
+run '8/5 6/5' '^ \+12-11-10--9--8--7-------6--5--4--3--2--1-\+   X: 163 pips' &&
+    printf '%s\n' "$OUT" | grep -q '^O (player 0) on roll, dice not rolled' &&
+    pass "backgammon: after X's play, X is still at the bottom and O is on roll" ||
+    fail "backgammon: after X's play, X is still at the bottom and O is on roll"
+run 'take' "^info string error: cannot play 'take': .*no double was offered" &&
+    pass "backgammon: a bare 'take' without a double says why" ||
+    fail "backgammon: a bare 'take' without a double says why"
+run 'roll 77' "^info string error: usage: roll" &&
+    pass "backgammon: 'roll 77' is refused" || fail "backgammon: 'roll 77' is refused"
+
+# Ctrl-C stops a backgammon search; the prompt answers again.
+keys 'go infinite' Enter
+check "backgammon: 'go infinite' searches" '^info depth' -a
+keys C-c
+check_prompt_after "backgammon: Ctrl-C stops the search: bestmove, then the prompt" '^bestmove '
+run 'isready' '^readyok$' && pass "backgammon: the engine answers after Ctrl-C"
+run 'setoption name UCI_Variant value nine'
+run 'roll' "^info string error: roll: nine is played without dice" &&
+    pass "nine: 'roll' is refused with one error" || fail "nine: 'roll' is refused with one error"
+keys 'quit' Enter
+check "whole games: quit leaves with exit status 0" '^exit status 0$'
 
 if [ $failed = 0 ]; then
     echo "prompt test: all checks passed"

@@ -29,6 +29,7 @@ void backgammon_cube_cases(Suite *s);
 Suite *bgformats_suite(void);
 Suite *tb_suite(void);
 Suite *bgnet_suite(void);
+Suite *bgprompt_suite(void);
 Suite *conformance_suite(void);
 Suite *ubgi_suite(void);
 

@@ -281,7 +281,9 @@ static int draw_row(const BgPosition *p, int bottom, int row, bool top_half, cha
 
 static void bg_render(const Game *g, char *buf, size_t n) {
     const BgPosition *p = &g->pos;
-    int bottom = p->turn, top = !bottom; // drawn from the view of the player on roll
+    // One orientation whoever is on roll, as a person sees a real board: X (player 1, the
+    // first player from startpos) at the bottom, the points numbered from X's side.
+    int bottom = 1, top = 0, on_roll = p->turn;
     char line[128];
     size_t len = 0;
 #define PUT(...)                                                                                   \
@@ -309,16 +311,19 @@ static void bg_render(const Game *g, char *buf, size_t n) {
         bg_result(g, line, sizeof line);
         PUT("Game over: %s\n", line);
     } else if (p->doubled)
-        PUT("%s (player %d) doubled to %d: %s to take or drop\n", PLAYER_NAME[bottom], bottom,
-            2 * p->cube, PLAYER_NAME[top]);
+        PUT("%s (player %d) doubled to %d: %s to take or drop\n", PLAYER_NAME[on_roll], on_roll,
+            2 * p->cube, PLAYER_NAME[!on_roll]);
     else if (p->dice[0])
-        PUT("%s (player %d) on roll, dice %d%d\n", PLAYER_NAME[bottom], bottom, p->dice[0],
+        PUT("%s (player %d) on roll, dice %d%d\n", PLAYER_NAME[on_roll], on_roll, p->dice[0],
             p->dice[1]);
     else
-        PUT("%s (player %d) on roll, dice not rolled\n", PLAYER_NAME[bottom], bottom);
-    PUT("Cube: %d, %s\n", p->cube, p->owner < 0 ? "centred" : PLAYER_NAME[p->owner]);
+        PUT("%s (player %d) on roll, dice not rolled\n", PLAYER_NAME[on_roll], on_roll);
+    if (p->owner < 0)
+        PUT("Cube: %d, centred\n", p->cube);
+    else
+        PUT("Cube: %d, owned by %s\n", p->cube, PLAYER_NAME[p->owner]);
     if (p->length)
-        PUT("Match: %d points, O %d, X %d%s\n", p->length, p->score[0], p->score[1],
+        PUT("Match: %d points, score O %d, X %d%s\n", p->length, p->score[0], p->score[1],
             p->crawford ? ", Crawford game" : "");
     else
         PUT("Money game, Jacoby %s\n", p->jacoby ? "on" : "off");
@@ -353,7 +358,7 @@ static const char *const BG_FORMATS[] = {"fen", "gnubgid", "xgid", NULL};
 const GameFamily BG_FAMILY = {
     .name = "backgammon",
     .variant_id = bg_variant_id,
-    .capabilities = GAME_CAN_ROLLOUT,
+    .capabilities = GAME_CAN_ROLLOUT | GAME_HAS_DICE,
     .position_formats = BG_FORMATS,
     .create = bg_create,
     .destroy = bg_destroy,

@@ -140,20 +140,12 @@ static bool read_point(const char **s, bool source, int *q) {
     return true;
 }
 
-bool bg_turn_parse(const char *s, BgTurnText *t, Error *err) {
-    const char *start = s;
-    memset(t, 0, sizeof *t);
-    if (s[0] < '1' || s[0] > '6' || s[1] < '1' || s[1] > '6' || (s[2] && s[2] != ':'))
-        return error_set(err, "'%.40s' is not a turn (e.g. 31:8/5,6/5, 65:- or a roll 31)", s);
-    int a = s[0] - '0', b = s[1] - '0';
-    t->dice[0] = a > b ? a : b;
-    t->dice[1] = a > b ? b : a;
-    if (!s[2])
-        return true;
-    t->has_play = true;
-    s += 3;
-    if (!strcmp(s, "-"))
-        return true;
+// Read the sub-moves of a play into t (after its nseg segments): `8/5 6/5`, `8/5,6/5`,
+// `8/5(2)`, `bar/22*`, `13/7*/5`, `6/off`; start is the whole text, for the messages.
+static bool read_submoves(const char *s, const char *start, BgTurnText *t, Error *err) {
+    s += strspn(s, " ");
+    if (!*s)
+        return error_set(err, "'%.40s': no sub-move (e.g. 8/5 6/5)", start);
     while (*s) {
         int from, to, reps = 1, nseg0 = t->nseg;
         if (!read_point(&s, true, &from) || *s != '/')
@@ -185,12 +177,41 @@ bool bg_turn_parse(const char *s, BgTurnText *t, Error *err) {
                 t->from[t->nseg] = t->from[nseg0 + k];
                 t->to[t->nseg++] = t->to[nseg0 + k];
             }
-        if ((*s == ',' || *s == ' ') && s[1])
-            s++;
-        else if (*s)
+        const char *next = s + strspn(s, " ");
+        if (*next == ',') { // one comma between sub-moves, spaces around it allowed
+            next++;
+            next += strspn(next, " ");
+            if (!*next)
+                return error_set(err, "'%.40s': a sub-move must follow ','", start);
+        } else if (next == s && *s) {
             return error_set(err, "'%.40s': unexpected '%c'", start, *s);
+        }
+        s = next;
     }
     return true;
+}
+
+bool bg_turn_parse(const char *s, BgTurnText *t, Error *err) {
+    const char *start = s;
+    memset(t, 0, sizeof *t);
+    if (s[0] < '1' || s[0] > '6' || s[1] < '1' || s[1] > '6' || (s[2] && s[2] != ':'))
+        return error_set(err, "'%.40s' is not a turn (e.g. 31:8/5,6/5, 65:- or a roll 31)", s);
+    int a = s[0] - '0', b = s[1] - '0';
+    t->dice[0] = a > b ? a : b;
+    t->dice[1] = a > b ? b : a;
+    if (!s[2])
+        return true;
+    t->has_play = true;
+    s += 3;
+    if (!strcmp(s, "-"))
+        return true;
+    return read_submoves(s, start, t, err);
+}
+
+bool bg_play_parse(const char *s, BgTurnText *t, Error *err) {
+    memset(t, 0, sizeof *t);
+    t->has_play = true;
+    return read_submoves(s, s, t, err);
 }
 
 bool bg_segments_apply(const BgBoard *b, int side, const BgTurnText *t, BgBoard *after,

@@ -40,6 +40,11 @@ typedef struct BgTurnText {
 // and `off` or 25 and 0, `*` ignored, `(n)` repeats).
 bool bg_turn_parse(const char *s, BgTurnText *t, Error *err);
 
+// Read a play as a person types it in gnubg's form, without the dice: sub-moves separated by
+// spaces or commas (`8/5 6/5`, `8/5,6/5`), `(n)` repeating one (`8/5(2)`), a checker's steps
+// chained (`13/7*/5`), `bar` and `off` (or 25 and 0), `*` ignored. t's dice stay 0.
+bool bg_play_parse(const char *s, BgTurnText *t, Error *err);
+
 // Move the checkers as the segments say on a copy of b (each from a point holding one of the
 // mover's checkers, forward, onto a point not held by two or more enemy checkers, hitting a
 // blot); false when a segment cannot be made. The dice are not checked: the caller compares

@@ -31,6 +31,9 @@ typedef enum GameCapability {
     GAME_CAN_ANALYZE = 1 << 0, // analyze: exact values from endgame databases
     GAME_CAN_ROLLOUT = 1 << 1, // go rollout <n>: candidate plays rolled out
     GAME_CAN_SOLVE = 1 << 2,   // tabula solve: retrograde analysis of its small variants
+    // Turns start with a throw of two dice: the moves before it are `roll` (no double) and
+    // `double`, the turn token `<d1><d2>` sets the dice, and a play is `<d1><d2>:<play>`.
+    GAME_HAS_DICE = 1 << 3,
 } GameCapability;
 
 // The player whose decision a game waits for: the first player (mill's white, backgammon's
