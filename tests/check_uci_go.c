@@ -350,6 +350,25 @@ START_TEST(test_go_movetime) {
 }
 END_TEST
 
+// In a fresh process, a backgammon search on the clock whose depth reaches bear-offs does not
+// wait for the bear-off database (about a second to build, longer in the checked builds): it
+// answers within its movetime, and so do the searches after it.
+START_TEST(test_go_movetime_bearoff) {
+    Child *p = child_start();
+    child_send(p, "setoption name UCI_Variant value backgammon");
+    free(child_sync(p));
+    for (int i = 0; i < 3; i++) {
+        child_send(p, "position gnubgid 3hsAAHTvBgoAAg:UQkJAAAAAAAA");
+        char *text;
+        double t = child_timed(p, "go movetime 200", "bestmove", &text);
+        ck_assert_msg(t < 0.45, "search %d took %.3f s:\n%s", i + 1, t, text);
+        ck_assert_msg(strstr(text, "bestmove 22:"), "%s", text);
+        free(text);
+    }
+    child_quit(p);
+}
+END_TEST
+
 // go nodes ends the search by itself near the node budget.
 START_TEST(test_go_nodes) {
     enum { BUDGET = 3000 };
@@ -649,6 +668,7 @@ void uci_go_cases(Suite *s) {
     tcase_add_test(tc, test_quit_during_search);
     tcase_add_test(tc, test_eof_during_search);
     tcase_add_test(tc, test_go_movetime);
+    tcase_add_test(tc, test_go_movetime_bearoff);
     tcase_add_test(tc, test_go_ponder_ponderhit);
     tcase_add_test(tc, test_engine_options);
     suite_add_tcase(s, tc);

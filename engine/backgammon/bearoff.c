@@ -1,12 +1,14 @@
 #include "engine/backgammon/bearoff.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 static float dist[BG_BEAROFF_POSITIONS][BG_BEAROFF_ROLLS];
 static float gdist[BG_BEAROFF_POSITIONS][BG_BEAROFF_GAMMON_ROLLS];
 static float mean[BG_BEAROFF_POSITIONS], gmean[BG_BEAROFF_POSITIONS];
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+static pthread_once_t once = PTHREAD_ONCE_INIT, start_once = PTHREAD_ONCE_INIT;
+static atomic_bool built; // build() has finished
 
 // cum[j][s][a]: how many positions come before those with a checkers on point j + 1 among
 // the positions that have s checkers or fewer on points j + 1..6 (the combinatorial rank).
@@ -147,6 +149,31 @@ static void build(void) {
 }
 
 static void ensure(void) { pthread_once(&once, build); }
+
+static void *build_thread(void *arg) {
+    (void)arg;
+    ensure();
+    atomic_store(&built, true);
+    return NULL;
+}
+
+// Start the build on a thread of its own (a failed start leaves the database unbuilt).
+static void start_build(void) {
+    pthread_attr_t attr;
+    pthread_t t;
+    if (pthread_attr_init(&attr) != 0)
+        return;
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_create(&t, &attr, build_thread, NULL);
+    pthread_attr_destroy(&attr);
+}
+
+bool bg_bearoff_ready(void) {
+    if (atomic_load(&built))
+        return true;
+    pthread_once(&start_once, start_build);
+    return false;
+}
 
 int bg_bearoff_index(const int *pts) {
     ensure();

@@ -23,6 +23,11 @@
 #define BG_BEAROFF_ROLLS 32 // rolls 0..31; no position needs more than 30
 #define BG_BEAROFF_GAMMON_ROLLS 8
 
+// Whether the database is built, without waiting: the first call that finds it unbuilt starts
+// the build on a thread of its own (about a second). The other functions build it on first use
+// and wait; a search under a clock asks this first and evaluates with the nets until then.
+bool bg_bearoff_ready(void);
+
 // The index of the home-board position pts[0..5] (checkers on points 1..6, at most 15).
 int bg_bearoff_index(const int *pts);
 

@@ -1,5 +1,6 @@
 #include "engine/backgammon/search.h"
 
+#include "engine/backgammon/bearoff.h"
 #include "engine/backgammon/cube.h"
 #include "engine/backgammon/met.h"
 #include "engine/backgammon/notation.h"
@@ -211,6 +212,10 @@ static int plan(const BgPosition *p, const SearchLimits *lim, BgSearch *s, int64
         maxd = lim->depth < BG_MAX_DEPTH ? lim->depth : BG_MAX_DEPTH;
     if (*budget_ms > 0 && !(s->hooks && atomic_load(&s->hooks->ponder)))
         s->deadline_us = lim->start_us + *budget_ms * 1000;
+    // Building the bear-off database takes about a second: a search on the clock does not
+    // wait for it (it is built alongside) but evaluates bear-offs with the nets meanwhile.
+    if ((*budget_ms > 0 || lim->infinite) && !bg_bearoff_ready())
+        s->bearoff = false;
     s->node_limit = lim->nodes;
     return maxd;
 }
