@@ -48,8 +48,8 @@ BgPoints bg_points_estimate(const double *pair_sums, int npairs) {
     for (int i = 0; i < npairs; i++)
         sq += (pair_sums[i] / 2 - p.mean) * (pair_sums[i] / 2 - p.mean);
     // Pairs all alike (identical deterministic engines, whose duplicate games mirror each
-    // other) give the point interval [mean, mean]: the sample has no spread at all.
-    if (npairs >= 2) {
+    // other) have no spread to estimate an error from: the interval is unknown, never a point.
+    if (npairs >= 2 && sq > 0) {
         double half = STATS_Z95 * sqrt(sq / (npairs - 1) / npairs);
         p.lo = p.mean - half;
         p.hi = p.mean + half;

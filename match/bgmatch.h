@@ -12,11 +12,11 @@
 typedef struct BgPoints {
     int pairs;
     double mean, lo, hi; // points per game and its 95% interval
-    bool known;          // false with fewer than two pairs
+    bool known;          // false with fewer than two pairs, or all pairs alike
 } BgPoints;
 
 // Estimate the first engine's points per game from the pair sums (both games of a pair added,
-// one sample per pair): the mean and a normal 95% interval ([mean, mean] when all pairs are
+// one sample per pair): the mean and a normal 95% interval (unknown when all pairs are
 // alike).
 BgPoints bg_points_estimate(const double *pair_sums, int npairs);
 // Run the backgammon match of cfg; returns the exit status as match_main does.

@@ -45,7 +45,10 @@ void reply_error(Uci *u, const char *msg) {
     for (; msg[i] && i + 1 < sizeof clean; i++)
         clean[i] = msg[i] >= 0x20 && msg[i] <= 0x7e ? msg[i] : '?';
     clean[i] = '\0';
-    output_line(u->out, "info string error: %s", clean);
+    if (u->ubgi.on) // the loop's own errors (a NUL byte, no memory) in the UBGI dialect
+        output_line(u->out, "error bad_command %s", clean);
+    else
+        output_line(u->out, "info string error: %s", clean);
 }
 
 // Join tokens [from, to) with single spaces into a new string.

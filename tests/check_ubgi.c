@@ -334,6 +334,11 @@ START_TEST(test_binary) {
     text = child_expect(c, "error", CHILD_WAIT);
     ck_assert_str_eq(text, "error bad_command unknown command 'bogus'\n");
     free(text);
+    // The loop's own error, a line with a NUL byte, in the dialect's form too.
+    child_send_bytes(c, "go\0x", 4);
+    text = child_expect(c, "error", CHILD_WAIT);
+    ck_assert_str_eq(text, "error bad_command the line holds a NUL byte; ignored\n");
+    free(text);
     child_quit(c);
 }
 END_TEST
