@@ -128,7 +128,7 @@ START_TEST(test_bad_arguments) {
         {"--engine cmd=x depth=1 --engine cmd=y depth=1 --games 0", "bad option"},
         {"--engine cmd=x depth=1 --engine cmd=y depth=1 --shard 3/2", "--shard"},
         {"--engine cmd=x depth=1 --engine cmd=y depth=1 --sprt elo0=5 elo1=0", "--sprt"},
-        {"--engine cmd=x depth=1 --engine cmd=y depth=1 --openings book", "--openings"},
+        {"--engine cmd=x depth=1 --engine cmd=y depth=1 --openings books", "--openings"},
         {"--engine cmd=x depth=1 --engine cmd=y depth=1 --openings file:data/none.txt",
          "cannot read"},
         {"--engine cmd=x depth=1 --engine cmd=y depth=1 --draw score=5", "movecount"},
