@@ -54,7 +54,7 @@ START_TEST(test_books_legal) {
         ck_assert_msg(text && !strncmp(text, head, strlen(head)), "%s: header", id);
         int n;
         Opening *list = book_openings(id, &n);
-        // The 3-men boards have few distinct openings; the others fill the default count.
+        // The 9-point boards have few distinct openings; the others fill the default count.
         ck_assert_msg(n >= (variant_find(id)->men <= 4 ? 30 : 200), "%s: %d openings", id, n);
         GameSetup *s = calloc(1, sizeof *s);
         for (int i = 0; i < n; i++) {
