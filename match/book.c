@@ -92,37 +92,12 @@ static bool first_time(Book *b, uint64_t key) {
     return true;
 }
 
-typedef struct MoveBag {
-    char (*moves)[MOVE_STR_MAX];
-    int n;
-} MoveBag;
-
-static void collect(void *ctx, const char *move) {
-    MoveBag *bag = ctx;
-    if (bag->n < MAX_MOVES)
-        snprintf(bag->moves[bag->n++], MOVE_STR_MAX, "%s", move);
-}
-
 // Set the book's game to candidate t: plies random legal moves from the start, seeded by the
 // book's seed and t, none of them ending the game. False when the game ends sooner.
 static bool candidate(Book *b, int t, char moves[OPENING_MAX_PLIES][MOVE_STR_MAX]) {
     uint64_t rng = b->bp->seed * 0x2545F4914F6CDD1Dull + (uint64_t)t;
     random_next(&rng);
-    const char *ptr[OPENING_MAX_PLIES];
-    char reason[128];
-    Error e;
-    MILL_FAMILY.set_position(b->g, NULL, NULL, 0, &e);
-    for (int i = 0; i < b->bp->plies; i++) {
-        MoveBag bag = {b->bag, 0};
-        if (MILL_FAMILY.legal_moves(b->g, collect, &bag) == 0)
-            return false;
-        snprintf(moves[i], MOVE_STR_MAX, "%s", bag.moves[random_next(&rng) % (uint64_t)bag.n]);
-        ptr[i] = moves[i];
-        if (!MILL_FAMILY.set_position(b->g, NULL, ptr, i + 1, &e) ||
-            MILL_FAMILY.result(b->g, reason, sizeof reason) != RESULT_NONE)
-            return false;
-    }
-    return true;
+    return opening_random_on(b->g, b->bp->plies, &rng, moves, b->bag) == b->bp->plies;
 }
 
 // Try candidates until count are kept or the tries run out (BOOK_TRIES per opening asked, or

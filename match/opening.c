@@ -9,7 +9,7 @@
 #include <string.h>
 
 typedef struct MoveBag {
-    char moves[MAX_MOVES][MOVE_STR_MAX];
+    char (*moves)[MOVE_STR_MAX];
     int n;
 } MoveBag;
 
@@ -19,26 +19,33 @@ static void collect(void *ctx, const char *move) {
         snprintf(bag->moves[bag->n++], MOVE_STR_MAX, "%s", move);
 }
 
-int opening_random(const char *variant, int plies, uint64_t *rng,
-                   char moves[OPENING_MAX_PLIES][MOVE_STR_MAX]) {
-    Game *g = MILL_FAMILY.create(variant);
-    MoveBag *bag = malloc(sizeof *bag);
+int opening_random_on(Game *g, int plies, uint64_t *rng, char moves[][MOVE_STR_MAX],
+                      char (*room)[MOVE_STR_MAX]) {
     const char *ptr[OPENING_MAX_PLIES];
+    Error err;
+    char reason[128];
+    MILL_FAMILY.set_position(g, NULL, NULL, 0, &err);
     int n = 0;
-    while (g && bag && n < plies && n < OPENING_MAX_PLIES) {
-        bag->n = 0;
-        if (MILL_FAMILY.legal_moves(g, collect, bag) == 0)
+    while (n < plies && n < OPENING_MAX_PLIES) {
+        MoveBag bag = {room, 0};
+        if (MILL_FAMILY.legal_moves(g, collect, &bag) == 0)
             break;
-        snprintf(moves[n], MOVE_STR_MAX, "%s", bag->moves[random_next(rng) % (uint64_t)bag->n]);
+        snprintf(moves[n], MOVE_STR_MAX, "%s", bag.moves[random_next(rng) % (uint64_t)bag.n]);
         ptr[n] = moves[n];
-        Error err;
-        char reason[128];
         if (!MILL_FAMILY.set_position(g, NULL, ptr, n + 1, &err) ||
             MILL_FAMILY.result(g, reason, sizeof reason) != RESULT_NONE)
             break; // (the game object is left as it was, or ended: stop either way)
         n++;
     }
-    free(bag);
+    return n;
+}
+
+int opening_random(const char *variant, int plies, uint64_t *rng,
+                   char moves[OPENING_MAX_PLIES][MOVE_STR_MAX]) {
+    Game *g = MILL_FAMILY.create(variant);
+    char(*room)[MOVE_STR_MAX] = malloc(MAX_MOVES * sizeof *room);
+    int n = g && room ? opening_random_on(g, plies, rng, moves, room) : 0;
+    free(room);
     if (g)
         MILL_FAMILY.destroy(g);
     return n;

@@ -3,6 +3,7 @@
 #define MATCH_OPENING_H
 
 #include "engine/core/error.h"
+#include "engine/core/game.h"
 #include "engine/mill/notation.h"
 #include "engine/mill/position.h"
 
@@ -21,6 +22,10 @@ typedef struct Opening {
 // *rng), stopping before a move that would end the game; return how many.
 int opening_random(const char *variant, int plies, uint64_t *rng,
                    char moves[OPENING_MAX_PLIES][MOVE_STR_MAX]);
+// The same on a mill game g of the variant (set to its start first, left at the opening's
+// end), with room for MAX_MOVES legal moves.
+int opening_random_on(Game *g, int plies, uint64_t *rng, char moves[][MOVE_STR_MAX],
+                      char (*room)[MOVE_STR_MAX]);
 
 // Read one line of an openings file: what follows `position` in the protocol (`startpos
 // [moves ...]`, `fen <string> [moves ...]`), a bare position string with optional `moves ...`,

@@ -135,36 +135,23 @@ bool external_parse_board(const char *line, bool jacoby, BgPosition *p, int *dir
 // Write the play of the token best (`31:8/5,6/5`) as `8/5 6/5`, one pair per die, in the
 // line's numbering.
 static bool numeric_play(const BgPosition *p, const char *best, int dir, char *out, size_t n) {
-    BgTurnText tt;
-    Error err;
-    BgBoard after;
-    if (!bg_turn_parse(best, &tt, &err) || !bg_segments_apply(&p->b, p->turn, &tt, &after, &err))
-        return false;
-    BgPlayList l;
-    bg_plays_init(&l);
-    int cnt = bg_generate(&p->b, p->turn, p->dice[0], p->dice[1], &l);
-    bool found = false;
+    BgPlay pl;
     out[0] = '\0';
-    for (int i = 0; i < cnt && !found; i++) {
-        if (memcmp(&l.v[i].after, &after, sizeof after))
-            continue;
-        found = true;
-        size_t len = 0;
-        for (int k = 0; k < l.v[i].n; k++) {
-            int from = l.v[i].from[k], to = l.v[i].to[k];
-            if (dir > 0) {
-                from = 25 - from;
-                to = 25 - to;
-            }
-            int w = snprintf(out + len, n - len, "%s%d/%d", k ? " " : "", from, to);
-            if (w < 0 || (size_t)w >= n - len)
-                found = false;
-            else
-                len += (size_t)w;
+    if (!bg_token_play(p, best, &pl))
+        return false;
+    size_t len = 0;
+    for (int k = 0; k < pl.n; k++) {
+        int from = pl.from[k], to = pl.to[k];
+        if (dir > 0) {
+            from = 25 - from;
+            to = 25 - to;
         }
+        int w = snprintf(out + len, n - len, "%s%d/%d", k ? " " : "", from, to);
+        if (w < 0 || (size_t)w >= n - len)
+            return false;
+        len += (size_t)w;
     }
-    bg_plays_free(&l);
-    return found;
+    return true;
 }
 
 bool external_answer(const ExternalSettings *set, const char *line, char *out, size_t n) {

@@ -410,37 +410,24 @@ static void sort_submoves(uint8_t *from, uint8_t *to, int n) {
 // in the mover's numbering, `bar` and `off` by name, no hit marks; `pass` when nothing
 // plays. The token is matched with a legal play through the board it leads to.
 static bool payload_of(const BgPosition *p, const char *best, char *out, size_t n) {
-    BgTurnText tt;
-    BgBoard after;
-    Error err;
     size_t len = strlen(best);
     if (len >= 2 && !strcmp(best + len - 2, ":-")) {
         snprintf(out, n, "pass");
         return true;
     }
-    if (!bg_turn_parse(best, &tt, &err) || !bg_segments_apply(&p->b, p->turn, &tt, &after, &err))
+    BgPlay pl;
+    if (!bg_token_play(p, best, &pl))
         return false;
-    BgPlayList l;
-    bg_plays_init(&l);
-    int cnt = bg_generate(&p->b, p->turn, p->dice[0], p->dice[1], &l);
-    bool found = false;
-    for (int i = 0; i < cnt && !found; i++) {
-        if (memcmp(&l.v[i].after, &after, sizeof after))
-            continue;
-        BgPlay pl = l.v[i];
-        sort_submoves(pl.from, pl.to, pl.n);
-        size_t at = 0;
-        out[0] = '\0';
-        for (int k = 0; k < pl.n && at < n; k++) {
-            char a[8], b[8];
-            snprintf(a, sizeof a, pl.from[k] == BG_BAR_POINT ? "bar" : "%d", pl.from[k]);
-            snprintf(b, sizeof b, pl.to[k] == BG_OFF_POINT ? "off" : "%d", pl.to[k]);
-            at += (size_t)snprintf(out + at, n - at, "%s%s/%s", k ? " " : "", a, b);
-        }
-        found = at < n;
+    sort_submoves(pl.from, pl.to, pl.n);
+    size_t at = 0;
+    out[0] = '\0';
+    for (int k = 0; k < pl.n && at < n; k++) {
+        char a[8], b[8];
+        snprintf(a, sizeof a, pl.from[k] == BG_BAR_POINT ? "bar" : "%d", pl.from[k]);
+        snprintf(b, sizeof b, pl.to[k] == BG_OFF_POINT ? "off" : "%d", pl.to[k]);
+        at += (size_t)snprintf(out + at, n - at, "%s%s/%s", k ? " " : "", a, b);
     }
-    bg_plays_free(&l);
-    return found;
+    return at < n;
 }
 
 // The play of the player on roll with the dice: its payload in out; false after an error line.

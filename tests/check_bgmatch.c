@@ -8,6 +8,7 @@
 #include "match/bgreferee.h"
 #include "match/match.h"
 #include "tests/harness.h"
+#include "tests/helpers.h"
 #include "tests/suites.h"
 
 #include <math.h>
@@ -17,33 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-// Run `tabula match` with a space-separated argument string ("%T" stands for the engine
-// binary); return its status and its output and errors in *out (to be freed).
-static int run(const char *args, char **out) {
-    char buf[2048], *argv[64];
-    int argc = 0;
-    size_t len = 0;
-    for (const char *p = args; *p && len < sizeof buf - 256; p++) {
-        if (p[0] == '%' && p[1] == 'T') {
-            len += (size_t)snprintf(buf + len, sizeof buf - len, "%s", tabula_bin());
-            p++;
-        } else {
-            buf[len++] = *p;
-        }
-    }
-    buf[len] = '\0';
-    for (char *save, *tok = strtok_r(buf, " ", &save); tok && argc < 63;
-         tok = strtok_r(NULL, " ", &save))
-        argv[argc++] = tok;
-    argv[argc] = NULL;
-    char *text = NULL;
-    size_t n;
-    FILE *f = open_memstream(&text, &n);
-    int status = match_main(argc, argv, f, f);
-    fclose(f);
-    *out = text;
-    return status;
-}
+// Run `tabula match` (tests/helpers.h, run_subcommand); its output and errors in *out.
+static int run(const char *args, char **out) { return run_subcommand(match_main, args, out, NULL); }
 
 #define MAX_CELLS 600
 

@@ -120,23 +120,12 @@ START_TEST(test_books_exact) {
 }
 END_TEST
 
-// Run `tabula openings` with the arguments of a space-separated string; its status, and its
-// output in *out (to be freed).
+// Run `tabula openings` (tests/helpers.h, run_subcommand): its status, and its output alone in
+// *out (to be freed).
 static int openings(const char *args, char **out) {
-    char buf[512], *argv[32];
-    int argc = 0;
-    snprintf(buf, sizeof buf, "%s", args);
-    for (char *save, *tok = strtok_r(buf, " ", &save); tok && argc < 31;
-         tok = strtok_r(NULL, " ", &save))
-        argv[argc++] = tok;
-    argv[argc] = NULL;
-    size_t n, en;
-    char *err_text = NULL;
-    FILE *f = open_memstream(out, &n), *e = open_memstream(&err_text, &en);
-    int status = book_main(argc, argv, f, e);
-    fclose(f);
-    fclose(e);
-    free(err_text);
+    char *err;
+    int status = run_subcommand(book_main, args, out, &err);
+    free(err);
     return status;
 }
 
@@ -171,23 +160,12 @@ static void check_match_openings(const char *extra, const char *spec) {
     int fd = mkstemp(json);
     ck_assert_int_ge(fd, 0);
     close(fd);
-    char args[1024];
+    char args[1024], *text;
     snprintf(args, sizeof args,
-             "--variant three --engine cmd=%s depth=1 --engine cmd=%s depth=1 --games 2 "
+             "--variant three --engine cmd=%%T depth=1 --engine cmd=%%T depth=1 --games 2 "
              "--quiet --json %s %s",
-             tabula_bin(), tabula_bin(), json, extra);
-    char *argv[32], buf[1024];
-    int argc = 0;
-    snprintf(buf, sizeof buf, "%s", args);
-    for (char *save, *tok = strtok_r(buf, " ", &save); tok && argc < 31;
-         tok = strtok_r(NULL, " ", &save))
-        argv[argc++] = tok;
-    argv[argc] = NULL;
-    char *text = NULL;
-    size_t n;
-    FILE *f = open_memstream(&text, &n);
-    ck_assert_int_eq(match_main(argc, argv, f, f), 0);
-    fclose(f);
+             json, extra);
+    ck_assert_int_eq(run_subcommand(match_main, args, &text, NULL), 0);
     // Two games: White's wins, draws and losses add up to them.
     int w, d, l;
     const char *colours = strstr(text, "colours: White +");

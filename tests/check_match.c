@@ -15,45 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-// Run `tabula match` with a space-separated argument string ("%T" stands for the engine binary,
-// and '~' for a space inside an argument); return its status and, when out is not NULL, its output
-// (to be freed).
-static int run(const char *args, char **out) {
-    char buf[2048], *argv[64];
-    int argc = 0;
-    const char *bin = tabula_bin();
-    size_t len = 0;
-    for (const char *p = args; *p && len < sizeof buf - 256; p++) {
-        if (p[0] == '%' && p[1] == 'T') {
-            len += (size_t)snprintf(buf + len, sizeof buf - len, "%s", bin);
-            p++;
-        } else {
-            buf[len++] = *p;
-        }
-    }
-    buf[len] = '\0';
-    for (char *save, *tok = strtok_r(buf, " ", &save); tok && argc < 63;
-         tok = strtok_r(NULL, " ", &save))
-        argv[argc++] = tok;
-    argv[argc] = NULL;
-    for (char *c = buf; c < buf + len; c++)
-        if (*c == '~')
-            *c = ' ';
-    char *text = NULL, *err_text = NULL;
-    size_t n, en;
-    FILE *f = open_memstream(&text, &n), *e = open_memstream(&err_text, &en);
-    int status = match_main(argc, argv, f, e);
-    fclose(f);
-    fclose(e);
-    if (out) {
-        size_t total = strlen(text) + strlen(err_text) + 1;
-        *out = malloc(total);
-        snprintf(*out, total, "%s%s", text, err_text);
-    }
-    free(text);
-    free(err_text);
-    return status;
-}
+// Run `tabula match` (tests/helpers.h, run_subcommand); its output and errors in *out.
+static int run(const char *args, char **out) { return run_subcommand(match_main, args, out, NULL); }
 
 static Json *load_json(const char *path) {
     FILE *f = fopen(path, "r");

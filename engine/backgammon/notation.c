@@ -1,6 +1,7 @@
 #include "engine/backgammon/notation.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -230,4 +231,23 @@ bool bg_segments_apply(const BgBoard *b, int side, const BgTurnText *t, BgBoard 
     }
     *after = w;
     return true;
+}
+
+bool bg_token_play(const BgPosition *p, const char *token, BgPlay *out) {
+    BgTurnText tt;
+    BgBoard after;
+    Error err;
+    if (!bg_turn_parse(token, &tt, &err) || !bg_segments_apply(&p->b, p->turn, &tt, &after, &err))
+        return false;
+    BgPlayList l;
+    bg_plays_init(&l);
+    int n = bg_generate(&p->b, p->turn, p->dice[0], p->dice[1], &l);
+    bool found = false;
+    for (int i = 0; i < n && !found; i++)
+        if (!memcmp(&l.v[i].after, &after, sizeof after)) {
+            *out = l.v[i];
+            found = true;
+        }
+    bg_plays_free(&l);
+    return found;
 }

@@ -51,4 +51,8 @@ bool bg_play_parse(const char *s, BgTurnText *t, Error *err);
 // the board with the legal plays'.
 bool bg_segments_apply(const BgBoard *b, int side, const BgTurnText *t, BgBoard *after, Error *err);
 
+// The legal play of position p (with its dice) that the token `31:8/5,6/5` makes, its
+// sub-moves one per die; false when the token is no legal play there (or a pass).
+bool bg_token_play(const BgPosition *p, const char *token, BgPlay *out);
+
 #endif
