@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-// Run `tabula match` (tests/helpers.h, run_subcommand); its output and errors in *out.
+// Run `tabula match` (tests/harness.h, run_subcommand); its output and errors in *out.
 static int run(const char *args, char **out) { return run_subcommand(match_main, args, out, NULL); }
 
 #define MAX_CELLS 600

@@ -120,7 +120,7 @@ START_TEST(test_books_exact) {
 }
 END_TEST
 
-// Run `tabula openings` (tests/helpers.h, run_subcommand): its status, and its output alone in
+// Run `tabula openings` (tests/harness.h, run_subcommand): its status, and its output alone in
 // *out (to be freed).
 static int openings(const char *args, char **out) {
     char *err;

@@ -536,3 +536,44 @@ const char *const NINE_POINTS[24] = {"a7", "d7", "g7", "b6", "d6", "f6", "c5", "
 const char *const VARIANT_IDS[NVARIANTS] = {"nine",   "twelve",     "eleven",  "morabaraba",
                                             "lasker", "six",        "five",    "seven",
                                             "three",  "nine-holes", "tapatan", "achi"};
+
+int run_subcommand(SubcommandFn fn, const char *args, char **out, char **err) {
+    char buf[2048], *argv[64];
+    int argc = 0;
+    size_t len = 0;
+    for (const char *p = args; *p && len < sizeof buf - 256; p++) {
+        if (p[0] == '%' && p[1] == 'T') {
+            len += (size_t)snprintf(buf + len, sizeof buf - len, "%s", tabula_bin());
+            p++;
+        } else {
+            buf[len++] = *p;
+        }
+    }
+    buf[len] = '\0';
+    for (char *save, *tok = strtok_r(buf, " ", &save); tok && argc < 63;
+         tok = strtok_r(NULL, " ", &save))
+        argv[argc++] = tok;
+    argv[argc] = NULL;
+    for (char *c = buf; c < buf + len; c++)
+        if (*c == '~')
+            *c = ' ';
+    char *text = NULL, *err_text = NULL;
+    size_t n, en;
+    FILE *f = open_memstream(&text, &n), *e = open_memstream(&err_text, &en);
+    int status = fn(argc, argv, f, e);
+    fclose(f);
+    fclose(e);
+    if (out && err) {
+        *out = text;
+        *err = err_text;
+        return status;
+    }
+    if (out) {
+        size_t total = strlen(text) + strlen(err_text) + 1;
+        *out = malloc(total);
+        snprintf(*out, total, "%s%s", text, err_text);
+    }
+    free(text);
+    free(err_text);
+    return status;
+}

@@ -111,6 +111,14 @@ double child_timed(Child *p, const char *line, const char *prefix, char **text);
 // Send isready and return everything before readyok; the caller frees it.
 char *child_sync(Child *p);
 
+// A subcommand's entry point, as match_main: arguments after its name, output and errors.
+typedef int (*SubcommandFn)(int argc, char **argv, FILE *out, FILE *err);
+// Run fn with a space-separated argument string ("%T" stands for the engine binary, '~' for a
+// space inside an argument); return its status. Its output goes to *out and its errors to *err
+// (each to be freed); with err NULL the errors follow the output in *out; with out NULL both
+// are dropped.
+int run_subcommand(SubcommandFn fn, const char *args, char **out, char **err);
+
 // ---------------------------------------------------------------------------------------------
 // Protocol text
 

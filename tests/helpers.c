@@ -1,7 +1,5 @@
 #include "tests/helpers.h"
 
-#include "tests/harness.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,45 +110,4 @@ double seconds(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-int run_subcommand(SubcommandFn fn, const char *args, char **out, char **err) {
-    char buf[2048], *argv[64];
-    int argc = 0;
-    size_t len = 0;
-    for (const char *p = args; *p && len < sizeof buf - 256; p++) {
-        if (p[0] == '%' && p[1] == 'T') {
-            len += (size_t)snprintf(buf + len, sizeof buf - len, "%s", tabula_bin());
-            p++;
-        } else {
-            buf[len++] = *p;
-        }
-    }
-    buf[len] = '\0';
-    for (char *save, *tok = strtok_r(buf, " ", &save); tok && argc < 63;
-         tok = strtok_r(NULL, " ", &save))
-        argv[argc++] = tok;
-    argv[argc] = NULL;
-    for (char *c = buf; c < buf + len; c++)
-        if (*c == '~')
-            *c = ' ';
-    char *text = NULL, *err_text = NULL;
-    size_t n, en;
-    FILE *f = open_memstream(&text, &n), *e = open_memstream(&err_text, &en);
-    int status = fn(argc, argv, f, e);
-    fclose(f);
-    fclose(e);
-    if (out && err) {
-        *out = text;
-        *err = err_text;
-        return status;
-    }
-    if (out) {
-        size_t total = strlen(text) + strlen(err_text) + 1;
-        *out = malloc(total);
-        snprintf(*out, total, "%s%s", text, err_text);
-    }
-    free(text);
-    free(err_text);
-    return status;
 }

@@ -8,7 +8,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #define DATA_FILE "data/mill_perft.txt"
 #define MAX_VECTORS 256
@@ -48,13 +47,5 @@ bool line_after(const char *text, const char *prefix, char *buf, size_t n);
 void sleep_ms(int ms);
 // A monotonic clock in seconds.
 double seconds(void);
-
-// A subcommand's entry point, as match_main: arguments after its name, output and errors.
-typedef int (*SubcommandFn)(int argc, char **argv, FILE *out, FILE *err);
-// Run fn with a space-separated argument string ("%T" stands for the engine binary, '~' for a
-// space inside an argument); return its status. Its output goes to *out and its errors to *err
-// (each to be freed); with err NULL the errors follow the output in *out; with out NULL both
-// are dropped.
-int run_subcommand(SubcommandFn fn, const char *args, char **out, char **err);
 
 #endif
