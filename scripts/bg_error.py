@@ -3,6 +3,7 @@
 
 usage: python3 scripts/bg_error.py [--tabula ./tabula] [--positions 500] [--seed 1]
                                  [--batch 50] [--out bg_error.json]
+       python3 scripts/bg_error.py --cube [--games 40] [--window 0.15] [--seed 1] ...
 
 1. Positions: tabula plays cubeless games against itself at 0 ply with random dice (seeded);
    every non-forced position (two or more legal plays) is kept with probability 1/3, so the
@@ -12,6 +13,19 @@ usage: python3 scripts/bg_error.py [--tabula ./tabula] [--positions 500] [--seed
    lists every legal play with its cubeless 2-ply equity (move filters opened so that every
    play is evaluated at 2 ply); a play's error is the best equity minus its equity.
 Prints the mean error per move in thousandths of equity with a 95% interval.
+
+With --cube, cube decisions instead (money play, cube centred, Jacoby rule):
+1. Positions: gnubg plays --games games against itself at 0 ply (`set seed`); every position
+   before a roll while the cube is still centred (not the opening), up to and including the
+   first double, is a candidate.
+2. gnubg judges each at 2 ply cubeful (no double, double/take, double/pass equities); a
+   position has a real decision when doubling and not doubling are within --window of each
+   other, or taking and passing are.
+3. The doubler's action (double or not) and the taker's (take or pass) of tabula at 0 ply
+   (`go nodes 1`) and at 2 ply (`go depth 2`), and of gnubg at 0 ply, are scored against the
+   2-ply equities: a wrong double decision is one that differs from the proper action; the
+   equity lost is that of the action taken below the best (per unit of cube, the doubler's
+   side for the double, the taker's for the take).
 """
 import argparse
 import json
@@ -81,6 +95,11 @@ class Tabula:
             if line.startswith("Position:"):
                 return line.split()[1]
 
+    def decide(self, gid, moves, go):
+        self.send("position gnubgid " + gid + moves)
+        self.send(go)
+        return self.until("bestmove")[-1].split()[1]
+
     def close(self):
         self.send("quit")
         self.p.wait()
@@ -127,6 +146,94 @@ def judge(batch):
             return [json.loads(line) for line in f]
 
 
+CUBE_GEN = r'''
+import gnubg, json
+gnubg.command('set jacoby on')
+gnubg.command('set automatic game off')
+for pl in (0, 1):
+    gnubg.command('set player %d gnubg' % pl)
+    gnubg.command('set player %d chequerplay evaluation plies 0' % pl)
+    gnubg.command('set player %d cubedecision evaluation plies 0' % pl)
+gnubg.command('set seed %d' % SEED)
+judge2 = gnubg.evalcontext(1, 2, 0, 1, 0.0)
+judge0 = gnubg.evalcontext(1, 0, 0, 1, 0.0)
+ci = gnubg.cubeinfo(1, -1, 0)
+out = open(OUT, 'w')
+seen = set()
+for g in range(GAMES):
+    gnubg.command('new game')
+    game = gnubg.match(analysis=0, boards=1, statistics=0, verbose=0)['games'][-1]['game']
+    for k, a in enumerate(game):
+        if k == 0 or a['action'] not in ('move', 'double') or a['board'] in seen:
+            if a['action'] != 'move':
+                break  # after a double the cube is no longer centred
+            continue
+        seen.add(a['board'])
+        b = gnubg.positionfromid(a['board'])
+        e2 = gnubg.cfevaluate(b, ci, judge2)
+        e0 = gnubg.cfevaluate(b, ci, judge0)
+        out.write(json.dumps({'id': a['board'], 'nd': e2[1], 'dt': e2[2], 'dp': e2[3],
+                              'g0': [e0[1], e0[2], e0[3]]}) + '\n')
+        if a['action'] != 'move':
+            break
+out.close()
+'''
+
+
+def cube_positions(games, seed):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "out.jsonl")
+        script = os.path.join(d, "gen.py")
+        with open(script, "w") as f:
+            f.write("OUT = %r\nGAMES = %d\nSEED = %d\n" % (out, games, seed) + CUBE_GEN)
+        subprocess.run([GNUBG, "-t", "-q", "-r", "-p", script], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=False)
+        with open(out) as f:
+            return [json.loads(line) for line in f]
+
+
+def cube_score(nd, dt, dp, doubles, takes):
+    """The double decision right or wrong, and the equity lost by the doubler and the taker."""
+    proper = min(dt, dp) > nd
+    best = max(nd, min(dt, dp))
+    got = min(dt, dp) if doubles else nd
+    lost_taker = (dt if takes else dp) - min(dt, dp)
+    return doubles != proper, best - got, lost_taker
+
+
+def cube_main(a):
+    pos = cube_positions(a.games, a.seed)
+    real = [p for p in pos if abs(min(p["dt"], p["dp"]) - p["nd"]) <= a.window
+            or abs(p["dt"] - p["dp"]) <= a.window]
+    print("candidates %d, with a real decision %d (gnubg 2-ply cubeful judge, window %.2f)"
+          % (len(pos), len(real), a.window), file=sys.stderr)
+    t = Tabula(a.tabula)
+    deciders = {"tabula 0 ply": "go nodes 1", "tabula 2 ply": "go depth 2"}
+    res = {name: [] for name in list(deciders) + ["gnubg 0 ply"]}
+    for p in real:
+        for name, go in deciders.items():
+            d = t.decide(p["id"], "", go)
+            k = t.decide(p["id"], " moves double", go)
+            res[name].append(cube_score(p["nd"], p["dt"], p["dp"], d == "double", k == "take"))
+        g = p["g0"]
+        res["gnubg 0 ply"].append(cube_score(p["nd"], p["dt"], p["dp"], min(g[1], g[2]) > g[0],
+                                             g[1] <= g[2]))
+    t.close()
+    with open(a.out, "w") as f:
+        json.dump({"positions": real, "results": res}, f, indent=0)
+    print("positions: %d money cube decisions (cube centred, Jacoby on), gnubg 2-ply judge"
+          % len(real))
+    for name, r in res.items():
+        if not r:
+            continue
+        wrong = sum(1 for x in r if x[0])
+        lost = [x[1] + x[2] for x in r]
+        m = sum(lost) / len(lost)
+        sd = math.sqrt(sum((x - m) ** 2 for x in lost) / max(1, len(lost) - 1))
+        print("%-15s wrong double decisions %3d, equity lost %.1f +- %.1f thousandths per position"
+              % (name, wrong, 1000 * m, 1960 * sd / math.sqrt(len(lost))))
+
+
 def gnubg_form(token):
     return token.split(":", 1)[1].replace(",", " ")
 
@@ -138,7 +245,12 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--batch", type=int, default=50)
     ap.add_argument("--out", default="bg_error.json")
+    ap.add_argument("--cube", action="store_true", help="cube decisions instead of plays")
+    ap.add_argument("--games", type=int, default=40, help="--cube: gnubg self-play games")
+    ap.add_argument("--window", type=float, default=0.15, help="--cube: a real decision")
     a = ap.parse_args()
+    if a.cube:
+        return cube_main(a)
     t = Tabula(a.tabula)
     pos = collect(t, a.positions, random.Random(a.seed))
     t.close()

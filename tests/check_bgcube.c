@@ -53,6 +53,30 @@ START_TEST(test_cube_doubling_window) {
 }
 END_TEST
 
+// The Jacoby rule, worked by hand: gnubg 1.07's 2-ply cubeless probabilities of the money
+// position 4Jx4gDHg88jBAA (cube centred), 57.0% wins with 20.5% gammons against 9.6%. W =
+// 1.3851, L = 1.2306, TP = 0.7306 / 3.1157 = 0.2345, CP = 2.2306 / 3.1157 = 0.7159. No double:
+// the live part keeps the gammons (the cube is turned before they count), -1 + 2 (q - TP) /
+// (CP - TP) = 0.3937; the dead part counts them single, 2q - 1 = 0.1406; 0.68 x 0.3937 + 0.32 x
+// 0.1406 = 0.3136. Double/take: 2 (0.68 x 0.0455 + 0.32 x 0.2598) = 0.2300. No double, take
+// (gnubg's cubeful 2-ply answer: no double +0.323, double/take +0.230). Counting the gammons
+// single in the live part too would give no double 0.2043 and a wrong double.
+START_TEST(test_cube_jacoby_gammons) {
+    BgProbs p = {0.5703, 0.2054, 0.0142, 0.0959, 0.0032};
+    BgCubeDecision d = bg_cube_decide(&p, true, true, 0.68);
+    ck_assert_double_eq_tol(d.no_double, 0.3136, 5e-4);
+    ck_assert_double_eq_tol(d.double_take, 0.2300, 5e-4);
+    ck_assert(!d.should_double && d.should_take);
+    ck_assert(!bg_cube_decide(&p, true, true, BG_MONEY_CUBE_EFFICIENCY).should_double);
+    // Jacoby off: the dead part keeps the gammons too, and no double is worth more.
+    BgCubeDecision off = bg_cube_decide(&p, true, false, 0.68);
+    ck_assert(off.no_double > d.no_double && !off.should_double);
+    // Owning the cube, the rule does not apply: the same with or without it.
+    ck_assert_double_eq_tol(bg_cube_decide(&p, false, true, 0.68).no_double,
+                            bg_cube_decide(&p, false, false, 0.68).no_double, 1e-12);
+}
+END_TEST
+
 // tabula's match equity table (met.h), hand-checked with g = BG_MET_GAMMON.
 START_TEST(test_met_facts) {
     double g = BG_MET_GAMMON;
@@ -154,6 +178,7 @@ void backgammon_cube_cases(Suite *s) {
     TCase *tc = tcase_create("cube");
     tcase_add_test(tc, test_cube_take_point);
     tcase_add_test(tc, test_cube_doubling_window);
+    tcase_add_test(tc, test_cube_jacoby_gammons);
     tcase_add_test(tc, test_met_facts);
     tcase_add_test(tc, test_match_take_points);
     tcase_add_test(tc, test_match_crawford_cube);

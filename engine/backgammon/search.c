@@ -401,10 +401,10 @@ static void cube_action(const BgPosition *p, const SearchLimits *lim, SearchHook
         pr = v;
         BgProbs shown = pr;
         // Money play: Janowski's cubeful equity (cube.h); match play: match winning chances
-        // from tabula's own match equity table (met.h), both at efficiency BG_CUBE_EFFICIENCY.
-        BgCubeDecision cd = p->length == 0
-                                ? bg_cube_decide(&pr, p->owner < 0, p->jacoby, BG_CUBE_EFFICIENCY)
-                                : bg_match_cube_decide(p, &pr, BG_CUBE_EFFICIENCY);
+        // from tabula's own match equity table (met.h), at the efficiencies of cube.h.
+        BgCubeDecision cd =
+            p->length == 0 ? bg_cube_decide(&pr, p->owner < 0, p->jacoby, BG_MONEY_CUBE_EFFICIENCY)
+                           : bg_match_cube_decide(p, &pr, BG_CUBE_EFFICIENCY);
         if (p->doubled) {
             answer = cd.should_take ? "take" : "drop";
             shown = bg_probs_flip(&pr); // reported for the player who answers
