@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 void info_format(const SearchReport *r, bool show_wdl, char *buf, size_t n) {
-    char score[48], wdl[112] = "", tbhits[32] = "";
+    char score[48], wdl[224] = "", tbhits[32] = "";
     int len;
     if (r->score >= SCORE_MATE_IN_MAX || r->score <= -SCORE_MATE_IN_MAX)
         len = snprintf(score, sizeof score, "mate %d", score_mate_moves(r->score));
@@ -15,8 +15,9 @@ void info_format(const SearchReport *r, bool show_wdl, char *buf, size_t n) {
     if (show_wdl)
         snprintf(wdl, sizeof wdl, " wdl %d %d %d", r->wdl[0], r->wdl[1], r->wdl[2]);
     if (r->has_probs)
-        snprintf(wdl, sizeof wdl, " probs %.4f %.4f %.4f %.4f %.4f equity %.4f", r->probs[0],
-                 r->probs[1], r->probs[2], r->probs[3], r->probs[4], r->equity);
+        snprintf(wdl, sizeof wdl, " probs %.4f %.4f %.4f %.4f %.4f equity %.4f%s%s", r->probs[0],
+                 r->probs[1], r->probs[2], r->probs[3], r->probs[4], r->equity,
+                 r->cube[0] ? " cube " : "", r->cube);
     if (r->tbhits)
         snprintf(tbhits, sizeof tbhits, " tbhits %llu", (unsigned long long)r->tbhits);
     int64_t ms = r->time_ms > 0 ? r->time_ms : 0;

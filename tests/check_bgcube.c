@@ -1,5 +1,6 @@
 // The backgammon cube: Janowski's money cube (engine/backgammon/cube.h) and the match equity
 // table and match cube (engine/backgammon/met.h), against hand-checked values.
+#include "tests/harness.h"
 #include "tests/suites.h"
 
 #include "engine/backgammon/cube.h"
@@ -7,6 +8,8 @@
 #include "engine/backgammon/met.h"
 
 #include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
 
 // Janowski money cube (cube.h), hand-checked. No gammons (W = L = 1), x = 0.68: the taker
 // owning the cube has equity -1 + 2.34 q per unit, so doubled to 2 it takes from q = 1 / 4.68
@@ -173,12 +176,53 @@ START_TEST(test_match_crawford_cube) {
 }
 END_TEST
 
+// The info line of a cube decision gives the three equities, and bestmove follows them: a
+// double when the smaller of double/take and double/pass beats no double; a drop is worth
+// exactly one cube. The taker's line gives take and pass from its side.
+START_TEST(test_cube_info) {
+    Proto *e = proto_open();
+    proto_send(e, "setoption name UCI_Variant value backgammon");
+    // The Jacoby position above (no double), the start, and one tabula doubles at 0 ply.
+    static const char *const IDS[] = {"4Jx4gDHg88jBAA", "4HPwATDgc/ABMA", "4PPgAUEzbuABMA"};
+    int doubles = 0;
+    for (int i = 0; i < 3; i++) {
+        char line[96];
+        snprintf(line, sizeof line, "position gnubgid %s", IDS[i]);
+        proto_send(e, line);
+        proto_send(e, "go nodes 1");
+        const char *out = proto_wait_bestmove(e);
+        double nd, dt, dp;
+        const char *c = strstr(out, " cube nodouble ");
+        ck_assert_msg(
+            c && sscanf(c, " cube nodouble %lf doubletake %lf doublepass %lf", &nd, &dt, &dp) == 3,
+            "%s", out);
+        ck_assert_double_eq(dp, 1.0);
+        bool dbl = (dt < dp ? dt : dp) > nd;
+        doubles += dbl;
+        ck_assert_msg(strstr(out, dbl ? "bestmove double" : "bestmove roll"), "%s", out);
+        snprintf(line, sizeof line, "position gnubgid %s moves double", IDS[i]);
+        proto_send(e, line);
+        proto_send(e, "go nodes 1");
+        out = proto_wait_bestmove(e);
+        double take, pass;
+        c = strstr(out, " cube take ");
+        ck_assert_msg(c && sscanf(c, " cube take %lf pass %lf", &take, &pass) == 2, "%s", out);
+        ck_assert_double_eq(pass, -1.0);
+        ck_assert_double_eq_tol(take, -dt, 1e-4);
+        ck_assert_msg(strstr(out, take >= pass ? "bestmove take" : "bestmove drop"), "%s", out);
+    }
+    ck_assert_int_eq(doubles, 1);
+    proto_close(e);
+}
+END_TEST
+
 // Add the cube test cases to the backgammon suite.
 void backgammon_cube_cases(Suite *s) {
     TCase *tc = tcase_create("cube");
     tcase_add_test(tc, test_cube_take_point);
     tcase_add_test(tc, test_cube_doubling_window);
     tcase_add_test(tc, test_cube_jacoby_gammons);
+    tcase_add_test(tc, test_cube_info);
     tcase_add_test(tc, test_met_facts);
     tcase_add_test(tc, test_match_take_points);
     tcase_add_test(tc, test_match_crawford_cube);

@@ -157,7 +157,7 @@ int bg_best_play(BgSearch *s, const BgBoard *b, int side, const BgPlayList *l, i
 }
 
 static void report(SearchHooks *hooks, const SearchLimits *lim, int depth, int multipv,
-                   const BgProbs *pr, const char *pv, uint64_t nodes) {
+                   const BgProbs *pr, const char *pv, uint64_t nodes, const char *cube) {
     if (!hooks || !hooks->report)
         return;
     SearchReport r;
@@ -177,6 +177,7 @@ static void report(SearchHooks *hooks, const SearchLimits *lim, int depth, int m
     r.nodes = nodes;
     r.time_ms = (clock_now_us() - lim->start_us) / 1000;
     snprintf(r.pv, sizeof r.pv, "%s", pv);
+    snprintf(r.cube, sizeof r.cube, "%s", cube ? cube : "");
     hooks->report(hooks->ctx, &r);
 }
 
@@ -304,7 +305,7 @@ static void rank(const BgPosition *p, const SearchLimits *lim, SearchHooks *hook
     char tok[BG_PLAY_TEXT_MAX];
     for (int k = 0; k < lines && k < m; k++) {
         bg_play_token(&p->b, p->turn, p->dice[0], p->dice[1], &l->v[idx[k]], tok, sizeof tok);
-        report(hooks, lim, depth, k + 1, &pr[idx[k]], tok, nodes);
+        report(hooks, lim, depth, k + 1, &pr[idx[k]], tok, nodes, NULL);
     }
 }
 
@@ -321,7 +322,7 @@ static void choose_play(const BgPosition *p, const SearchLimits *lim, SearchHook
         bg_eval_ply(&s, &p->b, !p->turn, 0, &pr);
         pr = bg_probs_flip(&pr);
         snprintf(out->best, sizeof out->best, "%d%d:-", p->dice[0], p->dice[1]);
-        report(hooks, lim, 0, 1, &pr, out->best, s.nodes);
+        report(hooks, lim, 0, 1, &pr, out->best, s.nodes, NULL);
         bg_plays_free(&l);
         bg_search_free(&s);
         return;
@@ -405,15 +406,23 @@ static void cube_action(const BgPosition *p, const SearchLimits *lim, SearchHook
         BgCubeDecision cd =
             p->length == 0 ? bg_cube_decide(&pr, p->owner < 0, p->jacoby, BG_MONEY_CUBE_EFFICIENCY)
                            : bg_match_cube_decide(p, &pr, BG_CUBE_EFFICIENCY);
+        char cube[96];
         if (p->doubled) {
             answer = cd.should_take ? "take" : "drop";
             shown = bg_probs_flip(&pr); // reported for the player who answers
+            // The taker's side: taking gives the doubler double/take, passing double/pass.
+            bool money = p->length == 0;
+            snprintf(cube, sizeof cube, "take %.4f pass %.4f",
+                     money ? -cd.double_take : 1 - cd.double_take,
+                     money ? -cd.double_pass : 1 - cd.double_pass);
         } else {
             answer = bg_can_double(p) && cd.should_double ? "double" : "roll";
+            snprintf(cube, sizeof cube, "nodouble %.4f doubletake %.4f doublepass %.4f",
+                     cd.no_double, cd.double_take, cd.double_pass);
         }
         if (!allowed(lim, answer) && lim->nsearchmoves > 0)
             answer = lim->searchmoves[0];
-        report(hooks, lim, d, 1, &shown, answer, s.nodes);
+        report(hooks, lim, d, 1, &shown, answer, s.nodes, cube);
         last_us = clock_now_us() - t0;
     }
     snprintf(out->best, sizeof out->best, "%s", answer);

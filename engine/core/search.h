@@ -55,6 +55,10 @@ typedef struct SearchReport {
     bool has_probs;
     double probs[5];
     double equity;
+    // Backgammon cube decisions: the cubeful equities per unit of the present cube (match
+    // play: match winning chances), `nodouble E doubletake E doublepass E` from the doubler's
+    // view, or `take E pass E` from the taker's; empty otherwise.
+    char cube[96];
 } SearchReport;
 
 typedef struct SearchHooks {
