@@ -165,31 +165,6 @@ gone:
     return false;
 }
 
-// Write the `go` command for engine e: the clocks, movetime, depth, nodes.
-static void format_go(const Ref *r, int e, char *buf, size_t n) {
-    const EngineConfig *c = r->s->engine[e];
-    bool ugi = c->proto == PROTO_UGI;
-    static const char *const TIME[2][2] = {{"wtime", "btime"}, {"p1time", "p2time"}};
-    static const char *const INC[2][2] = {{"winc", "binc"}, {"p1inc", "p2inc"}};
-    size_t len = (size_t)snprintf(buf, n, "go");
-    for (int s = 0; s < 2; s++) {
-        const EngineConfig *o = r->s->engine[s];
-        if (o->tc_time_ms)
-            len += (size_t)snprintf(buf + len, n - len, " %s %lld %s %lld", TIME[ugi][s],
-                                    (long long)(r->clock_us[s] / 1000), INC[ugi][s],
-                                    (long long)o->tc_inc_ms);
-    }
-    if (c->tc_time_ms && c->tc_moves)
-        len += (size_t)snprintf(buf + len, n - len, " movestogo %d",
-                                c->tc_moves - r->moves_made[e] % c->tc_moves);
-    if (c->movetime_ms)
-        len += (size_t)snprintf(buf + len, n - len, " movetime %lld", (long long)c->movetime_ms);
-    if (c->depth)
-        len += (size_t)snprintf(buf + len, n - len, " depth %d", c->depth);
-    if (c->nodes)
-        snprintf(buf + len, n - len, " nodes %lld", (long long)c->nodes);
-}
-
 // Send the game so far and `go` to engine e and read its answer (the first word after
 // `bestmove`) into answer; false after a fault.
 static bool ask(Ref *r, int e, char *answer, size_t n) {
@@ -207,7 +182,7 @@ static bool ask(Ref *r, int e, char *answer, size_t n) {
     for (int i = 0; i < r->ntok; i++)
         len += (size_t)snprintf(line + len, cap - len, " %s", r->tok[i]);
     char go[256];
-    format_go(r, e, go, sizeof go);
+    referee_format_go(r->s->engine, e, r->clock_us, r->moves_made[e], go, sizeof go);
     bool sent = engine_send(p, "%s", line) && engine_send(p, "%s", go);
     free(line);
     if (!sent) {

@@ -174,30 +174,30 @@ static bool send_position(Match1 *m, EngineProc *e) {
     return ok;
 }
 
-// Write the `go` command for `side` into buf.
-static void format_go(const Match1 *m, int side, char *buf, size_t n) {
-    const EngineConfig *c = m->s->engine[side];
+void referee_format_go(const EngineConfig *const engine[2], int side, const int64_t clock_us[2],
+                       int moves_made, char *buf, size_t n) {
+    const EngineConfig *c = engine[side];
     bool ugi = c->proto == PROTO_UGI;
     static const char *const TIME[2][2] = {{"wtime", "btime"}, {"p1time", "p2time"}};
     static const char *const INC[2][2] = {{"winc", "binc"}, {"p1inc", "p2inc"}};
     size_t len = (size_t)snprintf(buf, n, "go");
     for (int s = 0; s < 2; s++) {
-        const EngineConfig *o = m->s->engine[s];
+        const EngineConfig *o = engine[s];
         if (!o->tc_time_ms)
             continue;
-        len += (size_t)snprintf(buf + len, n - len, " %s %lld %s %lld", TIME[ugi][s],
-                                (long long)(m->clock_us[s] / 1000), INC[ugi][s],
-                                (long long)o->tc_inc_ms);
+        len +=
+            (size_t)snprintf(buf + len, n - len, " %s %lld %s %lld", TIME[ugi][s],
+                             (long long)(clock_us[s] / 1000), INC[ugi][s], (long long)o->tc_inc_ms);
     }
     if (c->tc_time_ms && c->tc_moves)
         len += (size_t)snprintf(buf + len, n - len, " movestogo %d",
-                                c->tc_moves - m->moves_made[side] % c->tc_moves);
+                                c->tc_moves - moves_made % c->tc_moves);
     if (c->movetime_ms)
         len += (size_t)snprintf(buf + len, n - len, " movetime %lld", (long long)c->movetime_ms);
     if (c->depth)
         len += (size_t)snprintf(buf + len, n - len, " depth %d", c->depth);
     if (c->nodes)
-        len += (size_t)snprintf(buf + len, n - len, " nodes %lld", (long long)c->nodes);
+        snprintf(buf + len, n - len, " nodes %lld", (long long)c->nodes);
 }
 
 // Read depth and score from an info line into the ply record.
@@ -289,7 +289,7 @@ static bool play_move(Match1 *m, int side) {
     p->depth = -1;
 
     char go[256];
-    format_go(m, side, go, sizeof go);
+    referee_format_go(m->s->engine, side, m->clock_us, m->moves_made[side], go, sizeof go);
     int64_t margin = m->s->timemargin_ms * 1000, limit;
     Termination late = TERM_TIME;
     if (c->tc_time_ms)

@@ -92,6 +92,11 @@ Termination referee_termination_of(const char *name);
 // Check an opening against the rules (the moves legal from fen, the game not over after
 // them); false with the reason in err.
 bool referee_check_opening(const GameSetup *s, Error *err);
+// Write the `go` command of engine side: the clocks of both engines (clock_us left, each with
+// its increment), movestogo from the moves it has made, movetime, depth and nodes, in the
+// engine's dialect (UCI's wtime/btime, UGI's p1time/p2time).
+void referee_format_go(const EngineConfig *const engine[2], int side, const int64_t clock_us[2],
+                       int moves_made, char *buf, size_t n);
 // Start the engine once and wait up to timeout_ms for its handshake (uci/uciok or ugi/ugiok);
 // when it fails, copy what the engine wrote on its stderr to err, then one line saying why, and
 // return false. The engine is always stopped and reaped.
