@@ -11,22 +11,13 @@
 
 #include "match/bgreferee.h"
 #include "match/stats.h"
+#include "match/workers.h"
 
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-
-static atomic_int interrupted;
-
-// Note an interrupt: the workers finish the units they are playing and stop.
-static void on_interrupt(int sig) {
-    (void)sig;
-    atomic_store(&interrupted, 1);
-}
 
 typedef struct BgRunner {
     const MatchConfig *cfg;
@@ -155,7 +146,7 @@ static void *worker(void *arg) {
     BgOutcome *o = malloc(sizeof *o);
     while (o) {
         pthread_mutex_lock(&r->lock);
-        if (atomic_load(&interrupted) || r->next == r->nunits) {
+        if (workers_interrupted() || r->next == r->nunits) {
             pthread_mutex_unlock(&r->lock);
             break;
         }
@@ -315,23 +306,10 @@ int bgmatch_run(const MatchConfig *cfg, FILE *out, FILE *err) {
     fflush(out);
 
     pthread_mutex_init(&r.lock, NULL);
-    struct sigaction sa = {.sa_handler = on_interrupt}, old_int;
-    atomic_store(&interrupted, 0);
-    sigaction(SIGINT, &sa, &old_int);
-    int nthreads = cfg->concurrency < r.nunits ? cfg->concurrency : r.nunits;
-    pthread_t threads[MAX_CONCURRENCY];
-    int nstarted = 0;
-    for (; nstarted < nthreads; nstarted++)
-        if (pthread_create(&threads[nstarted], NULL, worker, &r))
-            break;
-    if (!nstarted)
-        worker(&r);
-    for (int i = 0; i < nstarted; i++)
-        pthread_join(threads[i], NULL);
-    sigaction(SIGINT, &old_int, NULL);
+    bool stopped = workers_run(cfg->concurrency, r.nunits, worker, &r);
     pthread_mutex_destroy(&r.lock);
 
-    if (atomic_load(&interrupted)) {
+    if (stopped) {
         fprintf(out, "interrupted after %d of %d %s\n", r.finished, r.nunits,
                 cfg->length ? "matches" : "games");
         status = 1;

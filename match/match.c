@@ -23,23 +23,14 @@
 #include "match/referee.h"
 #include "match/report.h"
 #include "match/stats.h"
+#include "match/workers.h"
 
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define EVENT "tabula match"
-
-static atomic_int interrupted;
-
-// Note an interrupt: the workers finish the games they are playing and stop.
-static void on_interrupt(int sig) {
-    (void)sig;
-    atomic_store(&interrupted, 1);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Running
@@ -133,7 +124,7 @@ static void *worker(void *arg) {
     char fen[FEN_MAX];
     while (rec && setup) {
         pthread_mutex_lock(&r->lock);
-        if (r->stop || atomic_load(&interrupted) || r->next == r->njobs) {
+        if (r->stop || workers_interrupted() || r->next == r->njobs) {
             pthread_mutex_unlock(&r->lock);
             break;
         }
@@ -320,24 +311,11 @@ static int run_match(const MatchConfig *cfg, FILE *out, FILE *err) {
     fflush(out);
 
     pthread_mutex_init(&r.lock, NULL);
-    struct sigaction sa = {.sa_handler = on_interrupt}, old_int;
-    atomic_store(&interrupted, 0);
-    sigaction(SIGINT, &sa, &old_int);
-    int nthreads = cfg->concurrency < r.njobs ? cfg->concurrency : r.njobs;
-    pthread_t threads[MAX_CONCURRENCY];
-    int nstarted = 0;
-    for (; nstarted < nthreads; nstarted++)
-        if (pthread_create(&threads[nstarted], NULL, worker, &r))
-            break;
-    if (!nstarted && r.njobs)
-        worker(&r);
-    for (int i = 0; i < nstarted; i++)
-        pthread_join(threads[i], NULL);
-    sigaction(SIGINT, &old_int, NULL);
+    bool stopped = workers_run(cfg->concurrency, r.njobs, worker, &r);
     pthread_mutex_destroy(&r.lock);
 
     const Tally *t = &r.tally;
-    if (atomic_load(&interrupted)) {
+    if (stopped) {
         fprintf(out, "interrupted after %d of %d games\n", r.finished, r.njobs);
         status = 1;
     }
